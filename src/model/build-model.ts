@@ -1,0 +1,285 @@
+// Raw schema.json definitions -> the normalized Model, with v4's implicit attributes and storage names.
+import { ModelError } from './errors';
+import { RELATION_KINDS, SCALAR_TYPES, isMorph, isToMany } from './attribute-kinds';
+import { columnName, componentsTableName, linkTableName, snakeCase } from './names';
+import type {
+  Attribute, AttributeBase, ContentType, JoinTable, Model, ModelKind, RawAttribute, RawSchema,
+  RelationAttribute, RelationKind, ScalarType,
+} from './types';
+
+export interface ModelSource {
+  uid: string;
+  kind: ModelKind;
+  origin: ContentType['origin'];
+  /** folder or file name: `article`, `seo` */
+  modelName: string;
+  schema: RawSchema;
+  file?: string;
+}
+
+const ADMIN_USER = 'admin::user';
+
+/** v4 adds these to every content type (not components), in this order. */
+function implicitAttributes(src: ModelSource, hasAdminUser: boolean): Record<string, RawAttribute> {
+  const out: Record<string, RawAttribute> = {
+    createdAt: { type: 'datetime' },
+    updatedAt: { type: 'datetime' },
+  };
+  if (src.schema.options?.draftAndPublish === true) {
+    out.publishedAt = { type: 'datetime', configurable: false, writable: true, visible: false };
+  }
+  if (hasAdminUser) {
+    const by = { type: 'relation', relation: 'oneToOne', target: ADMIN_USER, configurable: false, writable: false, visible: false, useJoinTable: false, private: true };
+    out.createdBy = { ...by };
+    out.updatedBy = { ...by };
+  }
+  if (isLocalizedSchema(src.schema)) {
+    out.localizations = { type: 'relation', relation: 'oneToMany', target: src.uid, writable: false, private: false, configurable: false, visible: false, unstable_virtual: false };
+    out.locale = { type: 'string', configurable: false, writable: true, visible: false, private: false };
+  }
+  return out;
+}
+
+function isLocalizedSchema(schema: RawSchema): boolean {
+  const i18n = (schema.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
+  return i18n?.localized === true;
+}
+
+const TIMESTAMP_NAMES = new Set(['createdAt', 'updatedAt']);
+
+function baseOf(name: string, raw: RawAttribute): AttributeBase {
+  const i18n = (raw.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
+  return {
+    name,
+    private: raw.private === true || raw.type === 'password',
+    required: raw.required === true,
+    writable: raw.writable !== false && !TIMESTAMP_NAMES.has(name),
+    localized: i18n?.localized !== false,
+    raw,
+  };
+}
+
+function num(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function normalizeAttribute(src: ModelSource, name: string, raw: RawAttribute): Attribute {
+  const fail = (msg: string): never => { throw new ModelError(msg, src.file ?? src.uid, name); };
+  if (!raw || typeof raw !== 'object' || typeof raw.type !== 'string') fail('has no "type"');
+  const base = baseOf(name, raw);
+  const type = raw.type;
+  if (SCALAR_TYPES.has(type as ScalarType)) {
+    if (type === 'enumeration' && !(Array.isArray(raw.enum) && raw.enum.every((e) => typeof e === 'string'))) {
+      fail('an enumeration needs an "enum" array of strings');
+    }
+    return {
+      ...base,
+      kind: 'scalar',
+      type: type as ScalarType,
+      column: columnName(name),
+      unique: raw.unique === true || type === 'uid',
+      default: raw.default,
+      min: num(raw.min),
+      max: num(raw.max),
+      minLength: num(raw.minLength),
+      maxLength: num(raw.maxLength),
+      regex: typeof raw.regex === 'string' ? raw.regex : undefined,
+      enum: type === 'enumeration' ? (raw.enum as string[]) : undefined,
+    };
+  }
+  switch (type) {
+    case 'relation': {
+      const relation = raw.relation as RelationKind;
+      if (!RELATION_KINDS.has(relation)) fail(`unknown relation "${String(raw.relation)}"`);
+      if (!isMorph(relation) && typeof raw.target !== 'string') fail('a relation needs a "target"');
+      return {
+        ...base,
+        kind: 'relation',
+        relation,
+        target: (raw.target as string) ?? '',
+        owner: typeof raw.mappedBy !== 'string',
+        mappedBy: typeof raw.mappedBy === 'string' ? raw.mappedBy : undefined,
+        inversedBy: typeof raw.inversedBy === 'string' ? raw.inversedBy : undefined,
+        many: isToMany(relation),
+      };
+    }
+    case 'media':
+      return {
+        ...base,
+        kind: 'media',
+        multiple: raw.multiple === true,
+        allowedTypes: Array.isArray(raw.allowedTypes) ? (raw.allowedTypes as string[]) : undefined,
+      };
+    case 'component':
+      if (typeof raw.component !== 'string') fail('a component attribute needs "component"');
+      return {
+        ...base,
+        kind: 'component',
+        component: raw.component as string,
+        repeatable: raw.repeatable === true,
+        min: num(raw.min),
+        max: num(raw.max),
+      };
+    case 'dynamiczone':
+      if (!Array.isArray(raw.components) || raw.components.length === 0) fail('a dynamic zone needs a "components" list');
+      return { ...base, kind: 'dynamiczone', components: raw.components as string[], min: num(raw.min), max: num(raw.max) };
+    default:
+      return fail(`unknown attribute type "${type}"`);
+  }
+}
+
+function buildType(src: ModelSource, hasAdminUser: boolean): ContentType {
+  const s = src.schema;
+  if (!s || typeof s !== 'object' || !s.attributes || typeof s.attributes !== 'object') {
+    throw new ModelError('schema has no "attributes" object', src.file ?? src.uid);
+  }
+  const info = (s.info ?? {}) as Record<string, unknown>;
+  const isComponent = src.kind === 'component';
+  const [category] = isComponent ? src.uid.split('.') : [undefined];
+  const singularName = String(info.singularName ?? src.modelName);
+  const pluralName = String(info.pluralName ?? `${singularName}s`);
+  const collectionName = typeof s.collectionName === 'string' && s.collectionName
+    ? s.collectionName
+    : isComponent ? `components_${snakeCase(category!)}_${snakeCase(pluralName)}` : snakeCase(pluralName);
+  for (const reserved of ['id'] as const) {
+    if (reserved in s.attributes) throw new ModelError(`"${reserved}" is a reserved attribute name`, src.file ?? src.uid, reserved);
+  }
+  const rawAttributes: Record<string, RawAttribute> = {
+    ...s.attributes,
+    ...(isComponent ? {} : implicitAttributes(src, hasAdminUser)),
+  };
+  const attributes: Record<string, Attribute> = {};
+  for (const [name, raw] of Object.entries(rawAttributes)) attributes[name] = normalizeAttribute(src, name, raw);
+  for (const [name, attr] of Object.entries(attributes)) {
+    if (attr.kind === 'relation' && attr.raw.useJoinTable === false) {
+      attr.joinColumn = { name: `${columnName(name)}_id`, referencedTable: '' };
+    }
+  }
+  return {
+    uid: src.uid,
+    kind: src.kind,
+    origin: src.origin,
+    modelName: src.modelName,
+    singularName,
+    pluralName,
+    collectionName,
+    componentsTable: componentsTableName(collectionName),
+    displayName: String(info.displayName ?? info.name ?? src.modelName),
+    draftAndPublish: !isComponent && s.options?.draftAndPublish === true,
+    localized: !isComponent && isLocalizedSchema(s),
+    category,
+    attributes,
+    schema: {
+      ...s,
+      collectionName,
+      attributes: rawAttributes,
+      uid: src.uid,
+      modelType: isComponent ? 'component' : 'contentType',
+      modelName: src.modelName,
+      kind: isComponent ? undefined : src.kind,
+      ...(isComponent ? { category } : {}),
+    },
+    file: src.file,
+  };
+}
+
+/** The owner side's link table, named as v4's database metadata names it. */
+function ownerJoinTable(owner: ContentType, name: string, attr: RelationAttribute, target: ContentType, inverse?: RelationAttribute): JoinTable {
+  const joinColumn = snakeCase(`${owner.modelName}_id`);
+  let inverseJoinColumn = snakeCase(`${target.modelName}_id`);
+  if (inverseJoinColumn === joinColumn) inverseJoinColumn = `inv_${inverseJoinColumn}`;
+  const jt: JoinTable = { name: linkTableName(owner.collectionName, name), joinColumn, inverseJoinColumn };
+  if (attr.many) jt.orderColumn = snakeCase(`${target.modelName}_order`);
+  if (inverse && inverse.many) {
+    let inv = snakeCase(`${owner.modelName}_order`);
+    if (inv === jt.orderColumn) inv = `inv_${inv}`;
+    jt.inverseOrderColumn = inv;
+  }
+  return jt;
+}
+
+function swapped(jt: JoinTable): JoinTable {
+  return {
+    name: jt.name,
+    joinColumn: jt.inverseJoinColumn,
+    inverseJoinColumn: jt.joinColumn,
+    orderColumn: jt.inverseOrderColumn,
+    inverseOrderColumn: jt.orderColumn,
+  };
+}
+
+function resolveReferences(all: Map<string, ContentType>): void {
+  for (const ct of all.values()) {
+    const where = ct.file ?? ct.uid;
+    for (const [name, attr] of Object.entries(ct.attributes)) {
+      if (attr.kind === 'component') {
+        const c = all.get(attr.component);
+        if (!c || c.kind !== 'component') throw new ModelError(`component "${attr.component}" does not exist`, where, name);
+      } else if (attr.kind === 'dynamiczone') {
+        for (const uid of attr.components) {
+          const c = all.get(uid);
+          if (!c || c.kind !== 'component') throw new ModelError(`component "${uid}" does not exist`, where, name);
+        }
+      } else if (attr.kind === 'relation' && !isMorph(attr.relation)) {
+        const target = all.get(attr.target);
+        if (!target || target.kind === 'component') throw new ModelError(`relation target "${attr.target}" does not exist`, where, name);
+        if (attr.joinColumn) { attr.joinColumn.referencedTable = target.collectionName; continue; }
+        if (!attr.owner) continue;
+        let inverse: RelationAttribute | undefined;
+        if (attr.inversedBy) {
+          const inv = target.attributes[attr.inversedBy];
+          if (!inv || inv.kind !== 'relation' || inv.target !== ct.uid) {
+            throw new ModelError(`inversedBy "${attr.inversedBy}" is not a relation of "${attr.target}" back to "${ct.uid}"`, where, name);
+          }
+          inverse = inv;
+        }
+        attr.joinTable = ownerJoinTable(ct, name, attr, target, inverse);
+        if (inverse) inverse.joinTable = swapped(attr.joinTable);
+      }
+    }
+  }
+  // An inverse side whose owner never named it back.
+  for (const ct of all.values()) {
+    for (const [name, attr] of Object.entries(ct.attributes)) {
+      if (attr.kind === 'relation' && !attr.owner && !attr.joinTable) {
+        const target = all.get(attr.target)!;
+        const owner = target.attributes[attr.mappedBy!];
+        if (!owner || owner.kind !== 'relation' || owner.target !== ct.uid || !owner.joinTable) {
+          throw new ModelError(`mappedBy "${attr.mappedBy}" is not a relation of "${attr.target}" back to "${ct.uid}"`, ct.file ?? ct.uid, name);
+        }
+        attr.joinTable = swapped(owner.joinTable);
+      }
+    }
+  }
+}
+
+export function buildModel(sources: ModelSource[]): Model {
+  const all = new Map<string, ContentType>();
+  const hasAdminUser = sources.some((s) => s.uid === ADMIN_USER);
+  const tables = new Map<string, string>();
+  for (const src of sources) {
+    if (all.has(src.uid)) throw new ModelError(`"${src.uid}" is defined twice`, src.file ?? src.uid);
+    const ct = buildType(src, hasAdminUser);
+    const clash = tables.get(ct.collectionName);
+    if (clash) throw new ModelError(`collectionName "${ct.collectionName}" is already used by "${clash}"`, src.file ?? src.uid);
+    tables.set(ct.collectionName, ct.uid);
+    all.set(src.uid, ct);
+  }
+  resolveReferences(all);
+  const contentTypes = new Map([...all].filter(([, ct]) => ct.kind !== 'component'));
+  const components = new Map([...all].filter(([, ct]) => ct.kind === 'component'));
+  const apiTypes = [...contentTypes.values()].filter((ct) => ct.origin === 'api');
+  return {
+    contentTypes,
+    components,
+    get: (uid) => all.get(uid),
+    require(uid) {
+      const ct = all.get(uid);
+      if (!ct) throw new Error(`Model "${uid}" not found`);
+      return ct;
+    },
+    apiTypes: () => apiTypes,
+  };
+}

@@ -1,0 +1,57 @@
+// One dialect interface: everything dialect-specific in SQL text lives behind it, so PostgreSQL is
+// a second implementation and never a rewrite. All values travel as parameters.
+
+export type SqlValue = string | number | bigint | null | Buffer;
+
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** `"name"`, with embedded quotes doubled */
+  quote(identifier: string): string;
+  /** placeholder for the n-th parameter (1-based): `?` or `$n` */
+  placeholder(n: number): string;
+  /** a case-insensitive LIKE of `expr` against parameter text */
+  likeInsensitive(expr: string, param: string, negate: boolean): string;
+  /** v4's case rule for $contains/$startsWith/$endsWith: LIKE on SQLite (ASCII case-insensitive), LIKE on pg (sensitive) */
+  likeDefault(expr: string, param: string, negate: boolean): string;
+  /** an expression reading a biginteger column exactly, as text */
+  bigintAsText(expr: string): string;
+  /** ORDER BY item honouring one null rule everywhere: NULLs first ascending, last descending */
+  orderItem(expr: string, direction: 'asc' | 'desc'): string;
+  /** the value stored for a datetime/timestamp (v4 on SQLite stores epoch milliseconds) */
+  datetimeToDb(d: Date): SqlValue;
+  /** the value stored for a boolean */
+  booleanToDb(b: boolean): SqlValue;
+}
+
+export interface RunResult {
+  changes: number;
+  lastInsertId: number;
+}
+
+/** A connection or a transaction on one. Async so PostgreSQL fits the same shape. */
+export interface Executor {
+  readonly dialect: Dialect;
+  all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
+  /** INSERT returning the new id */
+  insert(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface Database extends Executor {
+  /** one transaction; everything inside sees its own writes; a throw rolls back */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** raw DDL script (schema sync) */
+  exec(sql: string): Promise<void>;
+  /** table -> columns, read from the live database */
+  introspect(): Promise<Map<string, TableInfo>>;
+  close(): Promise<void>;
+  /** statements run since start (benchmarks: statements per request) */
+  readonly statementCount: number;
+}
+
+export interface TableInfo {
+  name: string;
+  columns: Map<string, { name: string; type: string; notNull: boolean }>;
+  indexes: Set<string>;
+}

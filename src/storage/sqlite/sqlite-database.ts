@@ -1,0 +1,138 @@
+// better-sqlite3 behind the Database interface. Two connections: the writer runs transactions one at a
+// time (a queue), the reader serves plain reads from the last committed state (WAL), so a read never
+// observes a transaction that is still open on the writer.
+import BetterSqlite3 from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
+import { sqliteDialect } from './sqlite-dialect';
+
+type Conn = BetterSqlite3.Database;
+type Stmt = BetterSqlite3.Statement;
+
+function open(file: string, readonly: boolean): Conn {
+  const db = new BetterSqlite3(file, { readonly: false, fileMustExist: readonly });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL'); // an acknowledged write survives a power cut
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+class StatementCache {
+  private readonly cache = new Map<string, Stmt>();
+  constructor(private readonly conn: Conn) {}
+  get(sql: string): Stmt {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.conn.prepare(sql);
+      if (this.cache.size > 2000) this.cache.clear(); // bounded: dynamic SQL must not grow memory forever
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+}
+
+function bind(params: readonly SqlValue[] | undefined): unknown[] {
+  return (params ?? []) as unknown[];
+}
+
+class SqliteExecutor implements Executor {
+  readonly dialect = sqliteDialect;
+  constructor(private readonly stmts: StatementCache, private readonly counter: { n: number }) {}
+  async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    this.counter.n++;
+    return this.stmts.get(sql).all(...bind(params)) as T[];
+  }
+  async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    this.counter.n++;
+    return this.stmts.get(sql).get(...bind(params)) as T | undefined;
+  }
+  async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    this.counter.n++;
+    const r = this.stmts.get(sql).run(...bind(params));
+    return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
+  }
+  async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return (await this.run(sql, params)).lastInsertId;
+  }
+}
+
+export class SqliteDatabase implements Database {
+  readonly dialect = sqliteDialect;
+  private readonly writer: Conn;
+  private readonly reader: Conn;
+  private readonly writeExec: SqliteExecutor;
+  private readonly readExec: SqliteExecutor;
+  private readonly counter = { n: 0 };
+  /** tail of the transaction queue */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly filename: string) {
+    if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
+    this.writer = open(filename, false);
+    this.reader = filename === ':memory:' ? this.writer : open(filename, true);
+    this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter);
+    this.readExec = this.reader === this.writer ? this.writeExec : new SqliteExecutor(new StatementCache(this.reader), this.counter);
+  }
+
+  get statementCount(): number {
+    return this.counter.n;
+  }
+
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.readExec.all<T>(sql, params);
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.readExec.get<T>(sql, params);
+  }
+  /** a single write outside an explicit transaction still waits its turn behind open transactions */
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    return this.transaction((tx) => tx.run(sql, params));
+  }
+  insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.transaction((tx) => tx.insert(sql, params));
+  }
+
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    const turn = this.queue.then(async () => {
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.writeExec);
+        this.writer.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        throw err;
+      }
+    });
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.queue;
+    this.writer.exec(sql);
+  }
+
+  async introspect(): Promise<Map<string, TableInfo>> {
+    const out = new Map<string, TableInfo>();
+    const tables = this.writer.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+    for (const { name } of tables) {
+      const cols = this.writer.prepare(`SELECT name, type, "notnull" AS nn FROM pragma_table_info(?)`).all(name) as { name: string; type: string; nn: number }[];
+      const idx = this.writer.prepare(`SELECT name FROM pragma_index_list(?)`).all(name) as { name: string }[];
+      out.set(name, {
+        name,
+        columns: new Map(cols.map((c) => [c.name, { name: c.name, type: c.type.toLowerCase(), notNull: c.nn === 1 }])),
+        indexes: new Set(idx.map((i) => i.name)),
+      });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.reader !== this.writer) this.reader.close();
+    this.writer.close();
+  }
+}

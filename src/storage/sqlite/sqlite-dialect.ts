@@ -1,0 +1,15 @@
+import type { Dialect } from '../dialect';
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  quote: (id) => `\`${id.replace(/`/g, '``')}\``,
+  placeholder: () => '?',
+  // LIKE in SQLite folds ASCII case only; lower() on both sides does the same for ASCII, which is what v4 gets.
+  likeInsensitive: (expr, p, negate) => `lower(${expr}) ${negate ? 'NOT LIKE' : 'LIKE'} lower(${p}) ESCAPE '\\'`,
+  likeDefault: (expr, p, negate) => `${expr} ${negate ? 'NOT LIKE' : 'LIKE'} ${p} ESCAPE '\\'`,
+  bigintAsText: (expr) => `CAST(${expr} AS TEXT)`,
+  // SQLite already sorts NULLs first ascending and last descending: the rule we document for all dialects.
+  orderItem: (expr, dir) => `${expr} ${dir === 'desc' ? 'DESC' : 'ASC'}`,
+  datetimeToDb: (d) => d.getTime(),
+  booleanToDb: (b) => (b ? 1 : 0),
+};
