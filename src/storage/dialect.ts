@@ -3,7 +3,7 @@
 
 export type SqlValue = string | number | bigint | null | Buffer;
 
-export interface Dialect {
+export interface Dialect extends ListParam {
   readonly name: 'sqlite' | 'postgres';
   /** `"name"`, with embedded quotes doubled */
   quote(identifier: string): string;
@@ -54,4 +54,12 @@ export interface TableInfo {
   name: string;
   columns: Map<string, { name: string; type: string; notNull: boolean }>;
   indexes: Set<string>;
+}
+
+/** Helpers every dialect shares. */
+export interface ListParam {
+  /** `expr IN (<list>)` with the whole list bound as ONE parameter (stable SQL text, cacheable) */
+  inList(expr: string, placeholder: string): string;
+  /** how the list parameter is bound */
+  listValue(values: readonly (number | string)[]): SqlValue;
 }

@@ -12,4 +12,6 @@ export const sqliteDialect: Dialect = {
   orderItem: (expr, dir) => `${expr} ${dir === 'desc' ? 'DESC' : 'ASC'}`,
   datetimeToDb: (d) => d.getTime(),
   booleanToDb: (b) => (b ? 1 : 0),
+  inList: (expr, p) => `${expr} IN (SELECT value FROM json_each(${p}))`,
+  listValue: (values) => JSON.stringify(values),
 };

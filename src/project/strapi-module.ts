@@ -1,0 +1,109 @@
+// Project files do `require('@strapi/strapi').factories` and `require('@strapi/utils')`, packages we
+// never install. We answer those two exact names from memory by patching node's CJS loader, so an
+// unmodified project folder loads without a node_modules of its own.
+import Module from 'node:module';
+import { env as processEnvHelper, type EnvHelper } from './env';
+import { errors } from './strapi-errors';
+
+/** `createCoreRouter(uid, options)` as written in routes/<name>.js; the REST layer expands it. */
+export interface CoreRouterDescriptor {
+  __tessera: 'core-router';
+  uid: string;
+  /** v4 options: { prefix?, only?, except?, config?: { find: { auth, policies, middlewares } }, type? } */
+  options: Record<string, unknown>;
+}
+
+/** `createCoreController(uid, extend)`: extend is `({ strapi }) => methods` or a methods object. */
+export interface CoreControllerDescriptor {
+  __tessera: 'core-controller';
+  uid: string;
+  extend?: Function | object;
+}
+
+/** `createCoreService(uid, extend)`: same shape as the controller descriptor. */
+export interface CoreServiceDescriptor {
+  __tessera: 'core-service';
+  uid: string;
+  extend?: Function | object;
+}
+
+export type CoreDescriptor = CoreRouterDescriptor | CoreControllerDescriptor | CoreServiceDescriptor;
+
+export interface StrapiFactories {
+  createCoreRouter(uid: string, options?: Record<string, unknown>): unknown;
+  createCoreController(uid: string, extend?: Function | object): unknown;
+  createCoreService(uid: string, extend?: Function | object): unknown;
+}
+
+/** The default factories: record what the project asked for, interpret later. */
+export const descriptorFactories: StrapiFactories = {
+  createCoreRouter: (uid, options = {}): CoreRouterDescriptor => ({ __tessera: 'core-router', uid, options }),
+  createCoreController: (uid, extend): CoreControllerDescriptor => ({ __tessera: 'core-controller', uid, extend }),
+  createCoreService: (uid, extend): CoreServiceDescriptor => ({ __tessera: 'core-service', uid, extend }),
+};
+
+const tagged = (x: unknown, tag: CoreDescriptor['__tessera']): boolean =>
+  typeof x === 'object' && x !== null && (x as { __tessera?: unknown }).__tessera === tag;
+export const isCoreRouter = (x: unknown): x is CoreRouterDescriptor => tagged(x, 'core-router');
+export const isCoreController = (x: unknown): x is CoreControllerDescriptor => tagged(x, 'core-controller');
+export const isCoreService = (x: unknown): x is CoreServiceDescriptor => tagged(x, 'core-service');
+
+// ---- the loader patch -------------------------------------------------------------------------
+
+type LoadFn = (request: string, parent: unknown, isMain: boolean) => unknown;
+type ResolveFn = (request: string, ...rest: unknown[]) => string;
+const loader = Module as unknown as { _load: LoadFn; _resolveFilename: ResolveFn };
+
+/** Exports served for the shimmed names; undefined when the patch is not installed. */
+let shims: Record<string, unknown> | undefined;
+let originalLoad: LoadFn | undefined;
+let originalResolve: ResolveFn | undefined;
+
+function patch(): void {
+  if (originalLoad) return;
+  originalLoad = loader._load;
+  originalResolve = loader._resolveFilename;
+  const load = originalLoad;
+  const resolve = originalResolve;
+  loader._load = function (this: unknown, request, parent, isMain) {
+    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) return shims[request];
+    return load.call(this, request, parent, isMain);
+  };
+  loader._resolveFilename = function (this: unknown, request, ...rest) {
+    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) return request;
+    return resolve.call(this, request, ...rest);
+  };
+}
+
+function unpatch(): void {
+  if (!originalLoad || !originalResolve) return;
+  loader._load = originalLoad;
+  loader._resolveFilename = originalResolve;
+  originalLoad = originalResolve = undefined;
+  shims = undefined;
+}
+
+export interface ShimOptions {
+  /** `require('@strapi/utils').env`; defaults to the helper over process.env */
+  env?: EnvHelper;
+  /** more properties of `require('@strapi/strapi')` */
+  strapi?: Record<string, unknown>;
+}
+
+/**
+ * Make `require('@strapi/strapi')` return `{ factories, ...opts.strapi }` and `require('@strapi/utils')`
+ * return `{ env, errors }`. Installing again replaces the answers (last one wins). Returns a function
+ * restoring what was there before (and removing the patch if nothing was).
+ */
+export function installStrapiModuleShim(factories: object, opts: ShimOptions = {}): () => void {
+  const previous = shims;
+  patch();
+  shims = {
+    '@strapi/strapi': { ...opts.strapi, factories },
+    '@strapi/utils': { env: opts.env ?? processEnvHelper, errors },
+  };
+  return () => {
+    if (previous) shims = previous;
+    else unpatch();
+  };
+}

@@ -1,0 +1,89 @@
+// One hop from an entity table to the rows an attribute points at (relation, component, media):
+// the FROM clause and the condition tying it to its parent. Filters, sorts and population all use it.
+import type { Attribute, ContentType, Model } from '../model/types';
+import { COMPONENT_LINK, MEDIA_MORPH_TABLE } from '../model/names';
+import type { SqlBuilder } from './sql-builder';
+
+export interface Hop {
+  target: ContentType;
+  /** alias of the target table */
+  alias: string;
+  /** `FROM <link> l JOIN <target> a ON ...` */
+  from: string;
+  /** condition relating the link rows to a parent: `match` receives the parent-id column of the link */
+  link(match: (parentExpr: string) => string): string;
+  /** shorthand: the link rows of the parent whose id is `parentIdExpr` */
+  on(parentIdExpr: string): string;
+  /** expression of the parent id in the link row (for batched population) */
+  parentExpr: string;
+  /** ordering of targets within one parent */
+  orderExpr: string | null;
+  /** extra columns selected for population (dynamic zones need the component type) */
+  extra: string[];
+}
+
+export class HopError extends Error {}
+
+/** `filter` binds its parameters when called, so placeholders stay in text order. */
+function linkOf(parentExpr: string, filter: () => string): Pick<Hop, 'link' | 'on'> {
+  const link = (match: (e: string) => string) => `${match(parentExpr)}${filter()}`;
+  return { link, on: (pid) => link((e) => `${e} = ${pid}`) };
+}
+
+export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attribute, componentUid?: string): Hop {
+  const q = (s: string) => b.q(s);
+  const l = b.alias();
+  const a = b.alias();
+  switch (attr.kind) {
+    case 'relation': {
+      const target = model.require(attr.target);
+      if (attr.joinColumn) {
+        // createdBy/updatedBy: a plain foreign key column on the parent row
+        const parentTable = q(ct.collectionName);
+        return {
+          target, alias: a,
+          from: `FROM ${parentTable} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(attr.joinColumn.name)}`,
+          ...linkOf(`${l}.id`, () => ''),
+          parentExpr: `${l}.id`, orderExpr: null, extra: [],
+        };
+      }
+      const jt = attr.joinTable;
+      if (!jt) throw new HopError(`relation ${ct.uid}.${attr.name} cannot be traversed`);
+      return {
+        target, alias: a,
+        from: `FROM ${q(jt.name)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(jt.inverseJoinColumn)}`,
+        ...linkOf(`${l}.${q(jt.joinColumn)}`, () => ''),
+        parentExpr: `${l}.${q(jt.joinColumn)}`,
+        orderExpr: jt.orderColumn ? `${l}.${q(jt.orderColumn)}, ${l}.id` : `${l}.id`,
+        extra: [],
+      };
+    }
+    case 'media': {
+      const target = model.require('plugin::upload.file');
+      return {
+        target, alias: a,
+        from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.file_id`,
+        ...linkOf(`${l}.related_id`, () => ` AND ${l}.related_type = ${b.param(ct.uid)} AND ${l}.field = ${b.param(attr.name)}`),
+        parentExpr: `${l}.related_id`,
+        orderExpr: `${l}.${q('order')}, ${l}.id`,
+        extra: [],
+      };
+    }
+    case 'component':
+    case 'dynamiczone': {
+      const uid = attr.kind === 'component' ? attr.component : componentUid;
+      if (!uid) throw new HopError(`dynamic zone ${ct.uid}.${attr.name} cannot be traversed`);
+      const target = model.require(uid);
+      return {
+        target, alias: a,
+        from: `FROM ${q(ct.componentsTable)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${COMPONENT_LINK.component}`,
+        ...linkOf(`${l}.${COMPONENT_LINK.entity}`, () => ` AND ${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
+        parentExpr: `${l}.${COMPONENT_LINK.entity}`,
+        orderExpr: `${l}.${q(COMPONENT_LINK.order)}, ${l}.id`,
+        extra: [`${l}.${q(COMPONENT_LINK.order)} AS __order`],
+      };
+    }
+    default:
+      throw new HopError(`${ct.uid}.${(attr as Attribute).name} cannot be traversed`);
+  }
+}
