@@ -1,0 +1,38 @@
+// `tessera <command>`: thin dispatch; the work lives in core/.
+import { parseArgs } from './args';
+import { develop } from './develop';
+import { start } from './start';
+import { token } from './token';
+
+const HELP = `tessera: the Strapi v4 Content API, fast and safe, from an unmodified v4 project
+
+  tessera start [dir] [--host H] [--port P]     serve the project (default: current folder)
+  tessera develop [dir] [--host H] [--port P]   same, restarting when src/ or config/ change
+  tessera token create --name N --type full-access|read-only [--lifespan days] [--dir DIR]
+  tessera token list [--dir DIR]
+  tessera token revoke <id|name> [--dir DIR]
+
+HOST, PORT and NODE_ENV are honoured as in Strapi v4 (through the project's config/server.js).`;
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const host = args.options.host;
+  const port = args.options.port;
+  if (typeof host === 'string') process.env.HOST = host;
+  if (typeof port === 'string') process.env.PORT = port;
+  switch (args.positional[0]) {
+    case 'start':
+      return start({ ...args, positional: args.positional.slice(1) });
+    case 'develop':
+      return develop({ ...args, positional: args.positional.slice(1) }, argv);
+    case 'token':
+      return token(args);
+    case undefined:
+    case 'help':
+      process.stdout.write(`${HELP}\n`);
+      return args.positional[0] ? 0 : 2;
+    default:
+      process.stderr.write(`tessera: unknown command "${args.positional[0]}"\n${HELP}\n`);
+      return 2;
+  }
+}

@@ -1,0 +1,86 @@
+// The project's APIs: core controllers and services per content type, the project's own overrides on
+// top (v4: the override object gets the core one as prototype, so `super.find(ctx)` works), and routes.
+import type { Model } from '../model/types';
+import type { Project } from '../project/load-project';
+import { isCoreController, isCoreService } from '../project/strapi-module';
+import { ProjectError } from '../project/errors';
+import type { Database } from '../storage/dialect';
+import type { DocumentService } from '../documents/document-service';
+import { createCoreController } from '../rest/core-controller';
+import { createCoreService } from '../rest/core-service';
+import { createPublicService } from '../rest/public-service';
+import type { QueryContext } from '../rest/parse-query';
+import { projectRoutes, type RouteDef } from '../rest/routes';
+import type { CoreAccess } from './access';
+
+type Methods = Record<string, unknown>;
+
+export interface ApiDeps {
+  project: Project;
+  model: Model;
+  db: Database;
+  documents: DocumentService;
+  access: CoreAccess;
+  defaultLocale(): string;
+}
+
+/** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
+function extend(base: Methods, ext: unknown, strapi: () => unknown, file: string): Methods {
+  if (ext === undefined || ext === null) return base;
+  const own = typeof ext === 'function' ? (ext as (a: { strapi: unknown }) => unknown)({ strapi: strapi() }) : ext;
+  if (typeof own !== 'object' || own === null) throw new ProjectError('must export an object of methods (or a function returning one)', file);
+  Object.setPrototypeOf(own, base);
+  return own as Methods;
+}
+
+export function createApi(deps: ApiDeps) {
+  const { project, model } = deps;
+  const controllers = new Map<string, Methods>();
+  const services = new Map<string, Methods>();
+  const strapi = () => (globalThis as { strapi?: unknown }).strapi;
+  const visibility = { globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])) };
+  const pagination = {
+    defaultLimit: Number(project.config.get('api.rest.defaultLimit', 25)),
+    maxLimit: project.config.get<number | undefined>('api.rest.maxLimit', undefined),
+    withCount: project.config.get<boolean>('api.rest.withCount', true) !== false,
+  };
+  const trusted: QueryContext = { model, visibility, pagination, canRead: () => true };
+
+  for (const ct of model.apiTypes()) {
+    const [apiName, name] = ct.uid.slice('api::'.length).split('.');
+    const api = project.apis[apiName];
+    const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
+    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale }, ct);
+    const svcModule = api?.services[ct.uid];
+    const service = extend(createPublicService(core, ct, trusted) as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'));
+    services.set(ct.uid, service);
+    const ctrl = createCoreController({
+      model,
+      defaultLocale: deps.defaultLocale,
+      service: () => services.get(ct.uid) as never,
+      queryContext: (ctx) => ({ model, visibility, pagination, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
+    }, ct);
+    const ctrlModule = api?.controllers[ct.uid];
+    controllers.set(ct.uid, extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));
+  }
+  // controllers and services of an api that are not a content type's (custom routes)
+  for (const [apiName, api] of Object.entries(project.apis)) {
+    for (const [uid, mod] of Object.entries(api.controllers)) {
+      if (!controllers.has(uid) && !isCoreController(mod)) controllers.set(uid, extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/controllers`));
+    }
+    for (const [uid, mod] of Object.entries(api.services)) {
+      if (!services.has(uid) && !isCoreService(mod)) services.set(uid, extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/services`));
+    }
+  }
+  let routes: RouteDef[] | undefined;
+  return {
+    controller: (uid: string) => controllers.get(uid),
+    service: (uid: string) => services.get(uid),
+    routes(): RouteDef[] {
+      routes ??= projectRoutes(project, model, (uid) => controllers.get(uid));
+      return routes;
+    },
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,128 @@
+// One Tessera instance for one v4 project: load it, open its database, run its lifecycle in v4's order
+// (register, schema sync, bootstrap), and assemble the HTTP server. `close()` undoes it all.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildModel, type ModelSource } from '../model/build-model';
+import { internalModelSources } from '../model/internal-models';
+import type { Model } from '../model/types';
+import { loadProject, type Project } from '../project/load-project';
+import { ProjectError } from '../project/errors';
+import type { EnvSource } from '../project/env';
+import { createQueryEngine, type QueryFn, type WriteListener } from '../query/query-engine';
+import { SqliteDatabase } from '../storage/sqlite/sqlite-database';
+import type { Database } from '../storage/dialect';
+import { syncSchema } from '../storage/schema/sync-schema';
+import { createDocumentService } from '../documents/document-service';
+import { createLogger } from './logger';
+import { createLocalesService } from './i18n-locales';
+import { createAccess } from './access';
+import { createApi } from './api';
+import { createStrapiObject, type StrapiObject } from './strapi-object';
+import { buildServer } from '../server/http-server';
+import { middlewareSettings } from '../server/middlewares-config';
+
+export interface TesseraOptions {
+  dir: string;
+  env?: EnvSource;
+  /** no log output (tests) */
+  silent?: boolean;
+  logger?: Logger;
+  /** false: open the project's storage only (CLI maintenance), without register/bootstrap */
+  lifecycle?: boolean;
+}
+
+export interface Tessera {
+  project: Project;
+  model: Model;
+  db: Database;
+  query: QueryFn;
+  strapi: StrapiObject;
+  server: FastifyInstance;
+  log: Logger;
+  listen(opts?: { host?: string; port?: number }): Promise<string>;
+  close(): Promise<void>;
+  summary(): string;
+}
+
+function modelSources(project: Project): ModelSource[] {
+  const internal = internalModelSources().map((src) => {
+    const ext = project.extensions[src.uid];
+    // src/extensions/<plugin>/content-types/<name>/schema.json replaces the plugin's schema (v4)
+    return ext ? { ...src, schema: { ...src.schema, ...ext, attributes: ext.attributes ?? src.schema.attributes } } : src;
+  });
+  return [...internal, ...project.sources];
+}
+
+function openDatabase(project: Project): Database {
+  const conn = project.config.get<{ client?: string; connection?: { filename?: string } }>('database.connection', {});
+  const client = conn.client ?? 'sqlite';
+  if (!['sqlite', 'better-sqlite3', 'sqlite3'].includes(client)) {
+    throw new ProjectError(`database client "${client}" is not supported yet (sqlite only)`, path.join(project.dir, 'config/database.js'));
+  }
+  const filename = conn.connection?.filename ?? '.tmp/data.db';
+  return new SqliteDatabase(filename === ':memory:' ? filename : path.resolve(project.dir, filename));
+}
+
+export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
+  const log = opts.logger ?? createLogger({ silent: opts.silent });
+  const project = await loadProject(path.resolve(opts.dir), { env: opts.env });
+  const model = buildModel(modelSources(project));
+  const settings = middlewareSettings(project.config.get('middlewares'), path.join(project.dir, 'config/middlewares.js'));
+  const db = openDatabase(project);
+  try {
+    const listeners: WriteListener[] = [];
+    const query = createQueryEngine(db, model, listeners);
+    const documents = createDocumentService(db, model);
+    const locales = createLocalesService(query, db);
+    const access = createAccess({ project, query, log, listeners });
+    const api = createApi({ project, model, db, documents, access, defaultLocale: locales.defaultLocaleSync });
+    const strapi = createStrapiObject({ project, model, db, query, log, api, access, locales });
+    (globalThis as { strapi?: unknown }).strapi = strapi;
+
+    const lifecycle = opts.lifecycle !== false;
+    if (lifecycle) await project.app.register?.({ strapi });
+    const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
+    await access.bootstrap();
+    await locales.ensureDefault();
+    if (lifecycle) await project.app.bootstrap?.({ strapi });
+
+    const server = buildServer({
+      routes: api.routes(),
+      prefix: project.config.get<string>('api.rest.prefix', '/api'),
+      settings,
+      access: access.rest,
+      publicDir: project.publicDir,
+      faviconFile: path.join(project.dir, 'favicon.png'),
+      log,
+    });
+    await server.ready();
+    let closed = false;
+    return {
+      project, model, db, query, strapi, server, log,
+      async listen(o = {}) {
+        const host = o.host ?? project.config.get<string>('server.host', '0.0.0.0');
+        const port = o.port ?? Number(project.config.get('server.port', 1337));
+        await server.listen({ host, port });
+        const addr = server.server.address();
+        const actual = typeof addr === 'object' && addr ? addr.port : port;
+        return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}`;
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await server.close(); // stops accepting, lets requests in flight finish
+        if (lifecycle) await project.app.destroy?.({ strapi });
+        await access.close();
+        await db.close();
+      },
+      summary() {
+        const types = model.apiTypes();
+        return `${types.length} content types (${types.map((t) => t.singularName).join(', ')}), ${[...model.components.keys()].filter((c) => !c.includes('::')).length} components, ${api.routes().length} routes; schema: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`;
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,52 @@
+// The koa-like `ctx` v4 controllers receive, so project code written for v4 (`ctx.query`,
+// `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged.
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
+import type { Auth } from '../auth/authenticate';
+
+export interface RequestContext {
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  request: { body: unknown; query: Record<string, unknown>; headers: Record<string, string | string[] | undefined>; method: string; url: string };
+  state: { auth: Auth; route: { uid?: string; action?: string; handler: string } };
+  body: unknown;
+  status: number;
+  /** response headers set by the controller */
+  responseHeaders: Record<string, string>;
+  set(name: string, value: string): void;
+  get(name: string): string | undefined;
+  badRequest(message?: string, details?: Record<string, unknown>): never;
+  notFound(message?: string): never;
+  forbidden(message?: string): never;
+  unauthorized(message?: string): never;
+}
+
+export function createContext(init: {
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  url: string;
+  auth: Auth;
+  route: RequestContext['state']['route'];
+}): RequestContext {
+  const ctx: RequestContext = {
+    query: init.query,
+    params: init.params,
+    request: { body: init.body, query: init.query, headers: init.headers, method: init.method, url: init.url },
+    state: { auth: init.auth, route: init.route },
+    body: undefined,
+    status: 200,
+    responseHeaders: {},
+    set(name, value) { ctx.responseHeaders[name.toLowerCase()] = value; },
+    get(name) {
+      const v = init.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    badRequest(message = 'Bad Request', details = {}) { throw new ValidationError(message, details); },
+    notFound(message = 'Not Found') { throw new NotFoundError(message); },
+    forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
+    unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },
+  };
+  return ctx;
+}

@@ -1,0 +1,91 @@
+// Route files of a v4 project -> concrete routes: core routers expand to v4's CRUD routes (with
+// `only`, `except`, `prefix` and per-action `config`), custom route files resolve their handler strings.
+import type { ContentType, Model } from '../model/types';
+import { ProjectError } from '../project/errors';
+import type { Project } from '../project/load-project';
+import { isCoreRouter, type CoreRouterDescriptor } from '../project/strapi-module';
+import type { RequestContext } from './context';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface RouteConfig {
+  /** false: no authentication or permission check (v4 `config.auth: false`) */
+  auth?: false | { scope?: string[] };
+  policies?: unknown[];
+  middlewares?: unknown[];
+}
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** path below the REST prefix, e.g. `/articles/:id` */
+  path: string;
+  /** permission action, e.g. `api::article.article.find` */
+  action: string;
+  uid?: string;
+  config: RouteConfig;
+  handler(ctx: RequestContext): Promise<unknown>;
+}
+
+export type ControllerLookup = (controllerUid: string) => Record<string, unknown> | undefined;
+
+const COLLECTION_ROUTES: Array<[HttpMethod, string, string]> = [
+  ['GET', '', 'find'], ['GET', '/:id', 'findOne'], ['POST', '', 'create'], ['PUT', '/:id', 'update'], ['DELETE', '/:id', 'delete'],
+];
+const SINGLE_ROUTES: Array<[HttpMethod, string, string]> = [['GET', '', 'find'], ['PUT', '', 'update'], ['DELETE', '', 'delete']];
+
+function bind(controllers: ControllerLookup, controllerUid: string, method: string, file: string): RouteDef['handler'] {
+  return async (ctx) => {
+    const controller = controllers(controllerUid);
+    const fn = controller?.[method];
+    if (typeof fn !== 'function') throw new ProjectError(`handler "${controllerUid}.${method}" does not exist`, file);
+    return fn.call(controller, ctx);
+  };
+}
+
+function coreRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string): RouteDef[] {
+  const o = d.options as { prefix?: string; only?: string[]; except?: string[]; config?: Record<string, RouteConfig> };
+  const base = `${o.prefix ?? ''}/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`;
+  const table = ct.kind === 'singleType' ? SINGLE_ROUTES : COLLECTION_ROUTES;
+  return table
+    .filter(([, , action]) => (!o.only || o.only.includes(action)) && !(o.except ?? []).includes(action))
+    .map(([method, suffix, action]) => ({
+      method, path: base + suffix, action: `${ct.uid}.${action}`, uid: ct.uid,
+      config: o.config?.[action] ?? {},
+      handler: bind(controllers, ct.uid, action, file),
+    }));
+}
+
+/** `'article.custom'` or `'api::article.article.custom'` -> [controller uid, method] */
+function resolveHandler(apiName: string, handler: unknown, file: string): [string, string] {
+  if (typeof handler !== 'string') throw new ProjectError('a route needs a "handler" string', file);
+  const dot = handler.lastIndexOf('.');
+  if (dot < 0) throw new ProjectError(`route handler "${handler}" must be "<controller>.<action>"`, file);
+  const ctrl = handler.slice(0, dot);
+  return [ctrl.includes('::') ? ctrl : `api::${apiName}.${ctrl}`, handler.slice(dot + 1)];
+}
+
+export function projectRoutes(project: Project, model: Model, controllers: ControllerLookup): RouteDef[] {
+  const routes: RouteDef[] = [];
+  for (const [apiName, api] of Object.entries(project.apis)) {
+    for (const [key, mod] of Object.entries(api.routes)) {
+      const file = `src/api/${apiName}/routes/${key.split('.').pop()}.js`;
+      if (isCoreRouter(mod)) {
+        const ct = model.get(mod.uid);
+        if (!ct || ct.kind === 'component') throw new ProjectError(`createCoreRouter: content type "${mod.uid}" does not exist`, file);
+        routes.push(...coreRoutes(ct, mod, controllers, file));
+        continue;
+      }
+      const list = (mod as { routes?: unknown })?.routes;
+      if (!Array.isArray(list)) throw new ProjectError('a routes file must export createCoreRouter(...) or { routes: [...] }', file);
+      for (const r of list as Array<{ method?: string; path?: string; handler?: unknown; config?: RouteConfig }>) {
+        const method = String(r.method ?? '').toUpperCase() as HttpMethod;
+        if (!['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(method) || typeof r.path !== 'string') {
+          throw new ProjectError(`route ${JSON.stringify({ method: r.method, path: r.path })} needs a method and a path`, file);
+        }
+        const [ctrl, action] = resolveHandler(apiName, r.handler, file);
+        routes.push({ method, path: r.path, action: `${ctrl}.${action}`, uid: ctrl, config: r.config ?? {}, handler: bind(controllers, ctrl, action, file) });
+      }
+    }
+  }
+  return routes;
+}

@@ -1,0 +1,162 @@
+// The fastify assembly: body and query parsing as v4 does them, the v4 error envelope for everything,
+// routes with their permission check, 404/405 as JSON, health, security headers, CORS, public files.
+import fs from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import qs from 'qs';
+import type { Logger } from 'pino';
+import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
+import type { Access } from '../rest/access';
+import { createContext } from '../rest/context';
+import type { RouteDef } from '../rest/routes';
+import type { MiddlewareSettings } from './middlewares-config';
+import { contentTypeOf, resolvePublicFile } from './static-files';
+
+export interface ServerOptions {
+  routes: RouteDef[];
+  prefix: string;
+  settings: MiddlewareSettings;
+  access: Access;
+  publicDir: string;
+  faviconFile?: string;
+  log: Logger;
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': "connect-src 'self' https:;img-src 'self' data: blob:;media-src 'self' data: blob:;default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+};
+
+function sendError(reply: FastifyReply, err: unknown, log: Logger): void {
+  const { status, body } = toErrorBody(err);
+  if (status >= 500) log.error({ err }, 'request failed');
+  reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+function normalizeFastifyError(err: unknown): unknown {
+  const code = (err as { code?: string })?.code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new PayloadTooLargeError('request entity too large');
+  return err;
+}
+
+function allowedOrigin(cors: MiddlewareSettings['cors'], origin: string | undefined): string | null {
+  if (!origin) return null;
+  const list = Array.isArray(cors.origin) ? cors.origin : [cors.origin];
+  if (list.includes('*')) return cors.credentials ? origin : '*';
+  return list.includes(origin) ? origin : null;
+}
+
+export function buildServer(o: ServerOptions): FastifyInstance {
+  const { settings, log } = o;
+  const qsOptions = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...settings.query };
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: settings.jsonLimit,
+    querystringParser: (s) => qs.parse(s, qsOptions) as Record<string, unknown>,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(['application/json', 'application/vnd.api+json'], { parseAs: 'string' }, (_req, text, done) => {
+    const s = String(text);
+    if (s.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(s));
+    } catch (e) {
+      // v4 (co-body) answers 400 with the parser's own name and message
+      done(Object.assign(new SyntaxError((e as Error).message), { statusCode: 400, expose: true }) as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, qs.parse(String(text), qsOptions)));
+  app.addContentTypeParser(/^text\//, { parseAs: 'string' }, (_req, text, done) => done(null, text));
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (settings.security) reply.headers(SECURITY_HEADERS);
+    if (settings.poweredBy) reply.header('x-powered-by', settings.poweredBy);
+    if (settings.cors.enabled) {
+      reply.header('vary', 'Origin');
+      const origin = allowedOrigin(settings.cors, req.headers.origin);
+      if (origin) {
+        reply.header('access-control-allow-origin', origin);
+        if (settings.cors.credentials) reply.header('access-control-allow-credentials', 'true');
+        if (settings.cors.expose?.length) reply.header('access-control-expose-headers', settings.cors.expose.join(','));
+        if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+          reply.header('access-control-allow-methods', settings.cors.methods.join(','));
+          reply.header('access-control-allow-headers', req.headers['access-control-request-headers'] ?? settings.cors.headers.join(','));
+          if (settings.cors.maxAge) reply.header('access-control-max-age', String(settings.cors.maxAge));
+          return reply.code(204).send();
+        }
+      }
+    }
+  });
+  if (settings.logger) {
+    app.addHook('onResponse', async (req, reply) => {
+      log.info(`${req.method} ${req.url} (${Math.round(reply.elapsedTime)} ms) ${reply.statusCode}`);
+    });
+  }
+
+  app.setErrorHandler((err, _req, reply) => sendError(reply, normalizeFastifyError(err), log));
+
+  app.get('/_health', async (_req, reply) => {
+    reply.header('strapi', 'You are so French!');
+    return reply.code(204).send();
+  });
+
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of o.routes) {
+    const url = o.prefix + route.path;
+    methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(route.method));
+    app.route({ method: route.method, url, handler: (req, reply) => handle(o, route, req, reply) });
+  }
+  for (const [url, methods] of methodsByPath) {
+    const others = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
+    if (!others.length) continue;
+    const allow = [...methods].join(', ');
+    app.route({ method: others as never, url, handler: (_req, reply) => { reply.header('allow', allow); sendError(reply, new MethodNotAllowedError(), log); } });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(o.prefix + '/')) {
+      const pathOnly = req.url.split('?')[0];
+      if (settings.favicon.enabled && pathOnly === '/favicon.ico' && o.faviconFile && fs.existsSync(o.faviconFile)) {
+        reply.header('cache-control', `public, max-age=${Math.floor(settings.favicon.maxAge / 1000)}`);
+        return reply.type('image/x-icon').send(fs.createReadStream(o.faviconFile));
+      }
+      const file = settings.public.enabled ? resolvePublicFile(o.publicDir, pathOnly) : null;
+      if (file) {
+        reply.header('cache-control', `max-age=${Math.floor(settings.public.maxAge / 1000)}`);
+        return reply.type(contentTypeOf(file)).send(fs.createReadStream(file));
+      }
+    }
+    sendError(reply, new NotFoundError('Not Found'), log);
+  });
+  return app;
+}
+
+async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const auth = await o.access.authenticate(req.headers.authorization);
+  if (route.config.auth !== false) o.access.authorize(auth, route.action);
+  const ctx = createContext({
+    query: (req.query ?? {}) as Record<string, unknown>,
+    params: (req.params ?? {}) as Record<string, string>,
+    body: req.body,
+    headers: req.headers,
+    method: req.method,
+    url: req.url,
+    auth,
+    route: { uid: route.uid, action: route.action, handler: route.action },
+  });
+  const result = await route.handler(ctx);
+  const body = result ?? ctx.body;
+  if (body === undefined || body === null) throw new NotFoundError('Not Found');
+  reply.code(ctx.status).headers(ctx.responseHeaders);
+  if (typeof body === 'object' && !Buffer.isBuffer(body)) reply.type('application/json; charset=utf-8');
+  await reply.send(body);
+}
