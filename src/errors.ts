@@ -65,6 +65,11 @@ export class RateLimitError extends ApplicationError {
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) { super(message, details); }
 }
 
+/** A request body that is not valid JSON: v4 (co-body) shows the parser's own error name and message. */
+export class JsonSyntaxError extends ApplicationError {
+  override name = 'SyntaxError';
+}
+
 export class NotImplementedError extends ApplicationError {
   override status = 501;
   override name = 'NotImplementedError';

@@ -1,8 +1,10 @@
-// The content types and tables Strapi 4.26.2 itself brings (admin, upload, content-releases,
-// users-permissions, i18n), exactly as v4 loads them: the `__schema__` of each entry of the
-// `strapi_content_types_schema` core-store row of a real 4.26.2 database, without the implicit
-// attributes (createdAt/updatedAt/publishedAt/createdBy/updatedBy/locale/localizations) that
-// buildModel adds again. Top-level `indexes` (upload) and `config` are kept as v4 has them.
+// The content types Strapi 4.26.2 itself brings (admin, upload, content-releases, users-permissions,
+// i18n), exactly as v4 loads them: the `__schema__` (own attributes only) of each entry of the
+// `strapi_content_types_schema` core-store row of a real 4.26.2 database. buildModel adds the implicit
+// attributes (createdAt/updatedAt/createdBy/updatedBy) again. Note release-action's `locale` is an own
+// attribute (the type is not localized). Top-level `indexes` (upload) and `config` are kept as v4 has
+// them; `plugin::i18n.locale` gets its v4 table name `i18n_locale` explicitly.
+// With these sources first, the persisted schema of the fixture app is byte-identical to v4's.
 import type { ModelSource } from './build-model';
 import type { RawAttribute } from './types';
 
@@ -331,6 +333,7 @@ const SOURCES: ModelSource[] = [
         type: { type: 'enumeration', enum: ['publish', 'unpublish'], required: true },
         entry: { type: 'relation', relation: 'morphToOne', configurable: false },
         contentType: { type: 'string', required: true },
+        locale: { type: 'string' },
         release: { type: 'relation', relation: 'manyToOne', target: 'plugin::content-releases.release', inversedBy: 'actions' },
         isEntryValid: { type: 'boolean' },
       },

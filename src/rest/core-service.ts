@@ -6,7 +6,7 @@ import type { Database } from '../storage/dialect';
 import type { DocumentService, ReadParams } from '../documents/document-service';
 import { countEntities, findEntities } from '../storage/read-entities';
 import type { RestQuery } from './parse-query';
-import { paginationMeta } from './pagination';
+import { paginationMeta } from '../query/pagination';
 
 export interface ServiceContext {
   db: Database;

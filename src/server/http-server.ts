@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { Logger } from 'pino';
-import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
+import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
 import type { Access } from '../rest/access';
 import { createContext } from '../rest/context';
 import type { RouteDef } from '../rest/routes';
@@ -70,8 +70,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     try {
       done(null, JSON.parse(s));
     } catch (e) {
-      // v4 (co-body) answers 400 with the parser's own name and message
-      done(Object.assign(new SyntaxError((e as Error).message), { statusCode: 400, expose: true }) as Error, undefined);
+      done(new JsonSyntaxError((e as Error).message), undefined);
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, qs.parse(String(text), qsOptions)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginationMeta, parsePagination } from '../../../src/rest/pagination';
+import { paginationMeta, parsePagination } from '../../../src/query/pagination';
 
 const cfg = { defaultLimit: 25, maxLimit: 100, withCount: true };
 

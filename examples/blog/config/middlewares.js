@@ -1,0 +1,17 @@
+module.exports = [
+  'strapi::logger',
+  'strapi::errors',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::query',
+  {
+    name: 'strapi::body',
+    config: {
+      jsonLimit: '1mb',
+    },
+  },
+  'strapi::session',
+  'strapi::favicon',
+  'strapi::public',
+];

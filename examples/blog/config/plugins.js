@@ -1,0 +1,7 @@
+module.exports = ({ env }) => ({
+  'users-permissions': {
+    config: {
+      jwtSecret: env('JWT_SECRET', 'blog-dev-users-permissions-jwt-secret-not-for-production'),
+    },
+  },
+});

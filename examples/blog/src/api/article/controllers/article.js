@@ -1,0 +1,9 @@
+'use strict';
+
+/**
+ * article controller
+ */
+
+const { createCoreController } = require('@strapi/strapi').factories;
+
+module.exports = createCoreController('api::article.article');

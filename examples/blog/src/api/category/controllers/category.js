@@ -1,0 +1,9 @@
+'use strict';
+
+/**
+ * category controller
+ */
+
+const { createCoreController } = require('@strapi/strapi').factories;
+
+module.exports = createCoreController('api::category.category');

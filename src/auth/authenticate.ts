@@ -1,0 +1,163 @@
+// Who is calling: v4's content-API strategies in their order. The api-token strategy (@strapi/admin)
+// looks the bearer up by its HMAC; the users-permissions strategy then verifies it as a JWT (a later
+// issue: for now any other bearer is rejected); with no usable `Authorization: Bearer <x>` header the
+// caller is the Public role. Token lookups are cached by hash; `lastUsedAt` is written at most once an
+// hour per token, in the background.
+import type { QueryFn, WriteListener } from '../query/query-engine';
+import { API_TOKEN_PERMISSION_UID, API_TOKEN_UID, type ApiToken, type ApiTokenService, type ApiTokenType } from './api-token-service';
+
+export type AuthFailure = 'Missing or invalid credentials' | 'Token expired';
+
+export interface ApiTokenCredentials {
+  id: number;
+  type: ApiTokenType;
+  /** custom tokens: the actions they grant; null for read-only and full-access */
+  permissions: string[] | null;
+  /** ISO string, or null (never expires) */
+  expiresAt: string | null;
+}
+
+export type Auth =
+  | { kind: 'public' }
+  | { kind: 'api-token'; token: ApiTokenCredentials }
+  | { kind: 'none'; reason: AuthFailure };
+
+export interface AuthLogger {
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface AuthenticatorDeps {
+  query: QueryFn;
+  apiTokens: Pick<ApiTokenService, 'hash' | 'getBy'>;
+  log?: AuthLogger;
+  /** when given, authenticate() waits for its pending reload so authorize() sees committed permission changes */
+  permissions?: { ready(): Promise<void> | void };
+  /** most cached lookups kept (default 1000) */
+  cacheSize?: number;
+  /** a cached lookup is re-read after this long, so changes made by another process show up (default 10 s) */
+  cacheTtlMs?: number;
+  /** clock (tests) */
+  now?: () => number;
+}
+
+const HOUR = 60 * 60 * 1000;
+const BEARER = /^bearer$/i;
+
+/** v4 `extractToken`: exactly `<scheme> <token>` split on whitespace, the scheme `bearer` in any case. */
+export function extractBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const parts = header.split(/\s+/);
+  if (parts.length !== 2 || !BEARER.test(parts[0])) return null;
+  return parts[1]; // may be '' (v4 then fails the JWT check: 401, not public)
+}
+
+interface CachedLookup {
+  token: (ApiTokenCredentials & { lastUsedAt: number | null }) | null;
+  at: number;
+}
+
+function toMillis(v: unknown): number | null {
+  if (v === null || v === undefined || v === '') return null;
+  const ms = typeof v === 'number' ? v : new Date(String(v)).getTime();
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function createAuthenticator(deps: AuthenticatorDeps) {
+  const { query, apiTokens } = deps;
+  const cacheSize = deps.cacheSize ?? 1000;
+  const ttl = deps.cacheTtlMs ?? 10_000;
+  const now = deps.now ?? Date.now;
+  /** hash -> lookup result (a miss is cached too: unknown bearers must not cost a query each) */
+  const cache = new Map<string, CachedLookup>();
+  /** token id -> when we last wrote (or saw) its lastUsedAt */
+  const lastUsed = new Map<number, number>();
+  const pending = new Set<Promise<unknown>>();
+  /** bumped by every token write: a lookup started before it must not be cached */
+  let generation = 0;
+
+  async function lookup(hash: string): Promise<CachedLookup['token']> {
+    const hit = cache.get(hash);
+    const t = now();
+    if (hit && t - hit.at < ttl) return hit.token;
+    const gen = generation;
+    const row: ApiToken | null = await apiTokens.getBy({ accessKey: hash });
+    const token = row
+      ? {
+        id: row.id,
+        type: row.type,
+        permissions: row.type === 'custom' && Array.isArray(row.permissions) ? (row.permissions as string[]) : null,
+        expiresAt: row.expiresAt ?? null,
+        lastUsedAt: toMillis(row.lastUsedAt),
+      }
+      : null;
+    if (gen === generation) {
+      cache.delete(hash);
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
+      cache.set(hash, { token, at: t });
+    }
+    return token;
+  }
+
+  /**
+   * lastUsedAt when an hour has passed since the last write, off the request path. (v4 4.26.2 means to do
+   * this but compares with `parseISO(lastUsedAt)`, which is NaN while the column is NULL, so in practice
+   * it never writes it; we write it as intended, which v4 reads back without trouble.)
+   */
+  function touch(token: ApiTokenCredentials & { lastUsedAt: number | null }, t: number): void {
+    const seen = lastUsed.get(token.id);
+    const last = seen === undefined ? token.lastUsedAt : Math.max(seen, token.lastUsedAt ?? seen);
+    if (last !== null && t - last < HOUR) return;
+    if (lastUsed.size >= 10_000) lastUsed.clear();
+    lastUsed.set(token.id, t);
+    const p = query(API_TOKEN_UID)
+      .update({ where: { id: token.id }, data: { lastUsedAt: new Date(t) }, select: ['id'] })
+      .catch((err: unknown) => deps.log?.error({ err }, `could not record lastUsedAt of API token ${token.id}`))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
+  /** Registered with createQueryEngine: token writes drop the cache. */
+  const onWrite: WriteListener = (uid) => {
+    if (uid === API_TOKEN_UID || uid === API_TOKEN_PERMISSION_UID) {
+      generation++;
+      cache.clear();
+    }
+  };
+
+  return {
+    async authenticate(authorizationHeader: string | undefined): Promise<Auth> {
+      const bearer = extractBearer(authorizationHeader);
+      if (bearer === null) {
+        await deps.permissions?.ready();
+        return { kind: 'public' };
+      }
+      let hash: string | null = null;
+      try {
+        hash = apiTokens.hash(bearer);
+      } catch {
+        hash = null; // no salt: API tokens are unusable, the bearer can only be something else
+      }
+      const token = hash === null ? null : await lookup(hash);
+      if (!token) {
+        // users-permissions JWTs come here (later issue); anything else is invalid, never public
+        return { kind: 'none', reason: 'Missing or invalid credentials' };
+      }
+      const t = now();
+      const expires = toMillis(token.expiresAt);
+      if (expires !== null && expires < t) return { kind: 'none', reason: 'Token expired' };
+      touch(token, t);
+      return { kind: 'api-token', token: { id: token.id, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt } };
+    },
+    onWrite,
+    /** waits for background lastUsedAt writes (call before closing the database) */
+    async close(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+    /** cached lookups (tests, metrics) */
+    get cacheSize(): number {
+      return cache.size;
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
