@@ -8,7 +8,7 @@ import type { QueryFn } from '../query/query-engine';
 import type { Database } from '../storage/dialect';
 import type { Api } from './api';
 import type { CoreAccess } from './access';
-import type { LocalesService } from './i18n-locales';
+import type { TesseraPlugin } from './plugin';
 
 export interface StrapiDeps {
   project: Project;
@@ -18,16 +18,13 @@ export interface StrapiDeps {
   log: Logger;
   api: Api;
   access: CoreAccess;
-  locales: LocalesService;
+  plugins: TesseraPlugin[];
 }
 
 export function createStrapiObject(d: StrapiDeps) {
   const { project, model } = d;
   const root = project.dir;
-  const pluginServices: Record<string, Record<string, unknown>> = {
-    i18n: { locales: d.locales },
-    'users-permissions': {},
-  };
+  const pluginServices: Record<string, Record<string, unknown>> = Object.fromEntries(d.plugins.map((p) => [p.name, p.services ?? {}]));
   const adminServices: Record<string, unknown> = { 'api-token': d.access.apiTokens };
   const schemaOf = (uid: string) => model.get(uid)?.schema;
   const plugin = (name: string) => ({

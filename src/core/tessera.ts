@@ -15,7 +15,8 @@ import type { Database } from '../storage/dialect';
 import { syncSchema } from '../storage/schema/sync-schema';
 import { createDocumentService } from '../documents/document-service';
 import { createLogger } from './logger';
-import { createLocalesService } from './i18n-locales';
+import { createI18nPlugin } from '../plugins/i18n';
+import type { PluginContext, TesseraPlugin } from './plugin';
 import { createAccess } from './access';
 import { createApi } from './api';
 import { createStrapiObject, type StrapiObject } from './strapi-object';
@@ -74,21 +75,29 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     const listeners: WriteListener[] = [];
     const query = createQueryEngine(db, model, listeners);
     const documents = createDocumentService(db, model);
-    const locales = createLocalesService(query, db);
     const access = createAccess({ project, query, log, listeners });
-    const api = createApi({ project, model, db, documents, access, defaultLocale: locales.defaultLocaleSync });
-    const strapi = createStrapiObject({ project, model, db, query, log, api, access, locales });
+    let strapi: StrapiObject | undefined;
+    const pluginContext = (name: string): PluginContext => ({
+      project, model, db, query, documents, access, log,
+      config: <T>(key: string, fallback?: T) => project.config.get<T>(`plugin.${name}.${key}`, fallback as T),
+      strapi: () => strapi,
+    });
+    const i18n = createI18nPlugin(pluginContext('i18n'));
+    const plugins: TesseraPlugin[] = [i18n];
+    const api = createApi({ project, model, db, documents, access, defaultLocale: i18n.locales.defaultLocaleSync });
+    strapi = createStrapiObject({ project, model, db, query, log, api, access, plugins });
     (globalThis as { strapi?: unknown }).strapi = strapi;
 
     const lifecycle = opts.lifecycle !== false;
     if (lifecycle) await project.app.register?.({ strapi });
     const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
     await access.bootstrap();
-    await locales.ensureDefault();
+    for (const plugin of plugins) await plugin.bootstrap?.();
     if (lifecycle) await project.app.bootstrap?.({ strapi });
 
+    const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
     const server = buildServer({
-      routes: api.routes(),
+      routes,
       prefix: project.config.get<string>('api.rest.prefix', '/api'),
       settings,
       access: access.rest,
@@ -96,6 +105,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       faviconFile: path.join(project.dir, 'favicon.png'),
       log,
     });
+    for (const plugin of plugins) await plugin.server?.(server);
     await server.ready();
     let closed = false;
     return {
@@ -113,12 +123,13 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         closed = true;
         await server.close(); // stops accepting, lets requests in flight finish
         if (lifecycle) await project.app.destroy?.({ strapi });
+        for (const plugin of plugins) await plugin.destroy?.();
         await access.close();
         await db.close();
       },
       summary() {
         const types = model.apiTypes();
-        return `${types.length} content types (${types.map((t) => t.singularName).join(', ')}), ${[...model.components.keys()].filter((c) => !c.includes('::')).length} components, ${api.routes().length} routes; schema: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`;
+        return `${types.length} content types (${types.map((t) => t.singularName).join(', ')}), ${[...model.components.keys()].filter((c) => !c.includes('::')).length} components, ${routes.length} routes; schema: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`;
       },
     };
   } catch (err) {

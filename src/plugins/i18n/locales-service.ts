@@ -1,6 +1,6 @@
 // The i18n plugin's `locales` service (the part project bootstraps call) and its first-start default.
-import type { QueryFn } from '../query/query-engine';
-import type { Database } from '../storage/dialect';
+import type { QueryFn } from '../../query/query-engine';
+import type { Database } from '../../storage/dialect';
 
 const LOCALE = 'plugin::i18n.locale';
 const DEFAULT_KEY = 'plugin_i18n_default_locale';

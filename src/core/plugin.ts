@@ -1,0 +1,44 @@
+// The one small interface through which the v4 plugins (users-permissions, upload, i18n, graphql) plug
+// into the core, as they do in Strapi: services under `strapi.plugin(name)`, content-API routes, a step at
+// start-up, and (for front doors of their own, such as GraphQL) a hook on the HTTP server.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { DocumentService } from '../documents/document-service';
+import type { Model } from '../model/types';
+import type { Project } from '../project/load-project';
+import type { QueryFn } from '../query/query-engine';
+import type { RouteDef } from '../rest/routes';
+import type { Database } from '../storage/dialect';
+import type { CoreAccess } from './access';
+
+/** What a plugin may use of the instance it is plugged into. */
+export interface PluginContext {
+  project: Project;
+  model: Model;
+  db: Database;
+  query: QueryFn;
+  documents: DocumentService;
+  access: CoreAccess;
+  log: Logger;
+  /** `config/plugins.js` -> `<name>.config.<key>` of this plugin */
+  config<T>(key: string, fallback?: T): T;
+  /** the `strapi` object project code sees (built after the plugins: call it lazily) */
+  strapi(): unknown;
+}
+
+export interface TesseraPlugin {
+  /** the v4 plugin name: `users-permissions`, `upload`, `i18n`, `graphql` */
+  name: string;
+  /** `strapi.plugin(name).service(key)` */
+  services?: Record<string, unknown>;
+  /** content-API routes (paths below the REST prefix), checked by the common access check */
+  routes?(): RouteDef[];
+  /** after schema sync, before the project's own bootstrap (v4 order: plugins first) */
+  bootstrap?(): Promise<void>;
+  /** extra server parts that are not content-API routes (e.g. the GraphQL endpoint) */
+  server?(app: FastifyInstance): void | Promise<void>;
+  /** on close, before the database closes */
+  destroy?(): Promise<void>;
+}
+
+export type PluginFactory = (ctx: PluginContext) => TesseraPlugin;
