@@ -16,6 +16,8 @@ import { syncSchema } from '../storage/schema/sync-schema';
 import { createDocumentService } from '../documents/document-service';
 import { createLogger } from './logger';
 import { createI18nPlugin } from '../plugins/i18n';
+import { createUploadPlugin } from '../plugins/upload';
+import { createUsersPermissionsPlugin } from '../plugins/users-permissions';
 import type { PluginContext, TesseraPlugin } from './plugin';
 import { createAccess } from './access';
 import { createApi } from './api';
@@ -83,7 +85,11 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       strapi: () => strapi,
     });
     const i18n = createI18nPlugin(pluginContext('i18n'));
-    const plugins: TesseraPlugin[] = [i18n];
+    const plugins: TesseraPlugin[] = [
+      createUsersPermissionsPlugin(pluginContext('users-permissions')),
+      createUploadPlugin(pluginContext('upload')),
+      i18n,
+    ];
     const api = createApi({ project, model, db, documents, access, defaultLocale: i18n.locales.defaultLocaleSync });
     strapi = createStrapiObject({ project, model, db, query, log, api, access, plugins });
     (globalThis as { strapi?: unknown }).strapi = strapi;

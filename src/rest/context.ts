@@ -1,6 +1,7 @@
 // The koa-like `ctx` v4 controllers receive, so project code written for v4 (`ctx.query`,
 // `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged.
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 
 export interface RequestContext {
@@ -8,6 +9,8 @@ export interface RequestContext {
   params: Record<string, string>;
   request: { body: unknown; query: Record<string, unknown>; headers: Record<string, string | string[] | undefined>; method: string; url: string };
   state: { auth: Auth; route: { uid?: string; action?: string; handler: string } };
+  /** the underlying request and reply (multipart streams, redirects); absent when called from code */
+  raw?: { req: FastifyRequest; reply: FastifyReply };
   body: unknown;
   status: number;
   /** response headers set by the controller */
@@ -29,12 +32,14 @@ export function createContext(init: {
   url: string;
   auth: Auth;
   route: RequestContext['state']['route'];
+  raw?: RequestContext['raw'];
 }): RequestContext {
   const ctx: RequestContext = {
     query: init.query,
     params: init.params,
     request: { body: init.body, query: init.query, headers: init.headers, method: init.method, url: init.url },
     state: { auth: init.auth, route: init.route },
+    raw: init.raw,
     body: undefined,
     status: 200,
     responseHeaders: {},

@@ -151,6 +151,7 @@ async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, re
     url: req.url,
     auth,
     route: { uid: route.uid, action: route.action, handler: route.action },
+    raw: { req, reply },
   });
   const result = await route.handler(ctx);
   const body = result ?? ctx.body;
