@@ -1,7 +1,7 @@
 // The fastify assembly: body and query parsing as v4 does them, the v4 error envelope for everything,
 // routes with their permission check, 404/405 as JSON, health, security headers, CORS, public files.
 import fs from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
@@ -56,10 +56,13 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   const qsOptions = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...settings.query };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: settings.jsonLimit,
-    querystringParser: (s) => qs.parse(s, qsOptions) as Record<string, unknown>,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+      querystringParser: (s: string) => qs.parse(s, qsOptions) as Record<string, unknown>,
+    },
     return503OnClosing: true,
   });
 
