@@ -16,8 +16,11 @@ export function fromDb(type: ScalarType, v: unknown): unknown {
   switch (type) {
     case 'boolean':
       return v === 1 || v === true || v === '1' || v === 't' || v === 'true';
-    case 'datetime':
-    case 'timestamp': {
+    case 'timestamp':
+      // v4 on SQLite returns the stored epoch milliseconds as a string ("1704189600000"), verified on 4.26.2
+      if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+    // falls through: a timestamp stored as text reads like a datetime
+    case 'datetime': {
       const d = typeof v === 'number' || typeof v === 'bigint' ? new Date(Number(v)) : new Date(String(v));
       return Number.isNaN(d.getTime()) ? null : d.toISOString();
     }

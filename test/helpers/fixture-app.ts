@@ -37,7 +37,18 @@ function walk(dir: string): string[] {
 }
 
 export async function startFixtureApp(withData = true): Promise<RunningApp> {
-  const dir = copyFixtureApp(withData);
+  return startCopy(copyFixtureApp(withData));
+}
+
+/** A private copy of a test project (e.g. test/fixtures/all-types), started on an empty database. */
+export async function startProjectCopy(source: string): Promise<RunningApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-app-'));
+  fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.tmp`) });
+  fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
+  return startCopy(dir);
+}
+
+async function startCopy(dir: string): Promise<RunningApp> {
   const app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const tokenFile = path.join(dir, '.tmp/token.txt');
