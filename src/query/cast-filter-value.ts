@@ -1,55 +1,63 @@
-// Filter values arrive as strings: cast them by attribute type, and reject what cannot be that type
-// with a 400 (v4 lets the database fail with a 500).
+// Filter values arrive as strings: convert them as v4's database fields do (`field.toDB` for $eq $ne $lt
+// $lte $gt $gte $in $notIn $between and a bare `$not`; the text as given for the string operators; a
+// boolean for $null/$notNull), so results match v4's. What v4 lets fail in the database as a 500 (a number
+// field given "abc") is a 400 here; invalid dates get v4's own 400 messages.
+import { toDate, toDateTime, toTime } from '../documents/date-formats';
 import { ValidationError } from '../errors';
 import type { ScalarAttribute } from '../model/types';
+import { ID_ATTR, v4Boolean } from '../storage/compile-where';
 
-const STRING_OPERATORS = new Set([
+/** operators whose value v4 passes to the database as text, whatever the attribute type */
+const TEXT_OPERATORS = new Set([
   '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi', '$eqi', '$nei',
 ]);
 
-const BOOLEANS: Record<string, boolean> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
+const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 function bad(attr: ScalarAttribute, value: unknown, expected: string): never {
   throw new ValidationError(`Invalid value ${JSON.stringify(value)} for ${attr.name}: expected ${expected}`);
 }
 
+/** One value (never a list: the caller maps lists) for `op` on `attr`. */
 export function castFilterValue(attr: ScalarAttribute, op: string, value: unknown): unknown {
-  if (op === '$null' || op === '$notNull') {
-    const b = typeof value === 'boolean' ? value : BOOLEANS[String(value).toLowerCase()];
-    if (b === undefined) bad(attr, value, 'a boolean');
-    return b;
-  }
-  if (value === null) return null;
+  if (op === '$null' || op === '$notNull') return v4Boolean(value);
+  if (value === null || value === undefined) return null;
   if (typeof value === 'object') bad(attr, value, 'a single value');
-  if (STRING_OPERATORS.has(op)) return String(value);
+  if (TEXT_OPERATORS.has(op) || attr === ID_ATTR) return String(value); // ids: bound as given, as v4 does
   const s = String(value);
   switch (attr.type) {
     case 'integer':
     case 'float':
     case 'decimal': {
+      // lodash toNumber, as v4: '' is 0, '0x1f' is 31
       const n = Number(s);
-      if (s.trim() === '' || !Number.isFinite(n)) bad(attr, value, 'a number');
-      if (attr.type === 'integer' && attr.name === 'id' && !Number.isInteger(n)) bad(attr, value, 'an integer');
+      if (Number.isNaN(n)) bad(attr, value, 'a number');
       return n;
     }
     case 'biginteger':
-      if (!/^-?\d+$/.test(s.trim())) bad(attr, value, 'an integer');
+      // v4 binds the text; only numbers compare sensibly with the column, so anything else is a 400
+      if (!NUMBER.test(s)) bad(attr, value, 'a number');
       return s.trim();
-    case 'boolean': {
-      const b = typeof value === 'boolean' ? value : BOOLEANS[s.toLowerCase()];
-      if (b === undefined) bad(attr, value, 'a boolean');
-      return b;
+    case 'boolean':
+      return v4Boolean(value);
+    case 'date': {
+      const r = toDate(s);
+      if (!r.ok) throw new ValidationError(r.message);
+      return r.value;
+    }
+    case 'time': {
+      const r = toTime(s);
+      if (!r.ok) throw new ValidationError(r.message);
+      return r.value;
     }
     case 'datetime':
     case 'timestamp': {
-      const d = new Date(/^\d+$/.test(s) ? Number(s) : s);
-      if (Number.isNaN(d.getTime())) bad(attr, value, 'a date-time');
-      return d;
+      const r = toDateTime(s);
+      if (!r.ok) throw new ValidationError(r.message);
+      return r.value;
     }
-    case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}/.test(s)) bad(attr, value, 'a date (YYYY-MM-DD)');
-      return s.slice(0, 10);
     default:
+      // strings, enumerations, uids, emails; json compares with the value's JSON text, as in v4
       return s;
   }
 }

@@ -1,50 +1,140 @@
-// `sort` in every v4 form -> storage orderBy items; every path checked against the model.
-import type { ContentType } from '../model/types';
+// `sort` in every v4 form -> storage orderBy items. Validation follows v4 (@strapi/utils validateSort:
+// its tokenizer, its rules and their order, so messages match); conversion follows
+// convertSortQueryParams, with its 500s (a bad direction, an empty field, a path through a scalar)
+// turned into 400s.
+import type { Attribute, ContentType } from '../model/types';
 import { ValidationError } from '../errors';
-import { invalid, isObject, MAX_FILTER_DEPTH, readableAttribute, relationTarget, type QueryContext } from './query-context';
+import { isVisible } from './visibility';
+import { FirstMistake, invalid, isObject, MAX_FILTER_DEPTH, relationTarget, type QueryContext } from './query-context';
 
-function checkSortPath(ctx: QueryContext, ct: ContentType, path: string[]): void {
-  const [head, ...rest] = path;
-  if (head === 'id' && rest.length === 0) return;
-  const attr = readableAttribute(ctx, ct, head);
-  if (attr.kind === 'scalar') {
-    if (rest.length) invalid(head);
-    return;
-  }
-  if (attr.kind === 'dynamiczone' || rest.length === 0) invalid(head);
-  const target = relationTarget(ctx.model, attr);
-  if (!target) invalid(head);
-  checkSortPath(ctx, target, rest);
+/** v4's sort rules in the order it applies them */
+enum Rule { Unknown, DynamicZone, Morph, Private, Password, Empty, Restricted }
+
+const isSortOrder = (s: string) => s.toLowerCase() === 'asc' || s.toLowerCase() === 'desc';
+
+/** v4's tokenizer: `author.name:desc` -> author, name, desc */
+function tokenize(s: string): string[] {
+  return s.split('.').flatMap((p) => p.split(':'));
 }
 
-export function parseSort(ctx: QueryContext, ct: ContentType, sort: unknown): Array<Record<string, unknown>> | undefined {
+/** what follows the first token, re-joined as v4 does (`name:desc`) */
+function recompose(parts: string[]): string | undefined {
+  if (parts.length === 0) return undefined;
+  return parts.reduce((acc, part) => (!part ? acc : acc === '' ? part : `${acc}${isSortOrder(part) ? ':' : '.'}${part}`), '');
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'object' && Object.keys(v as object).length === 0);
+
+class SortCheck extends FirstMistake {
+  constructor(private readonly ctx: QueryContext) {
+    super();
+  }
+
+  value(ct: ContentType, sort: unknown, depth: number): void {
+    if (depth > MAX_FILTER_DEPTH) throw new ValidationError(`Sort is nested too deeply (more than ${MAX_FILTER_DEPTH} levels)`);
+    if (typeof sort === 'string') {
+      const parts = sort.split(',');
+      if (parts.length > 1) return parts.forEach((p) => this.value(ct, p.trim(), depth + 1));
+      const [key, ...rest] = tokenize(sort.trim());
+      if (key) this.key(ct, key, recompose(rest), depth);
+    } else if (Array.isArray(sort) && (sort.every((s) => typeof s === 'string') || sort.every((s) => typeof s === 'object' && s !== null))) {
+      sort.forEach((s) => this.value(ct, s, depth + 1));
+    } else if (typeof sort === 'object' && sort !== null) {
+      // objects, and arrays mixing strings and objects (v4 reads their indexes as keys: `Invalid parameter 0`)
+      for (const [key, v] of Object.entries(sort)) this.key(ct, key, v, depth);
+    }
+  }
+
+  private key(ct: ContentType, key: string, value: unknown, depth: number): void {
+    if (key === 'id') return;
+    const attr = ct.attributes[key];
+    if (!attr) return this.report(Rule.Unknown, `Invalid parameter ${key}`);
+    const bad = `Invalid parameter ${key}`;
+    if (attr.kind === 'dynamiczone') this.report(Rule.DynamicZone, bad);
+    const morph = attr.kind === 'relation' && attr.relation.startsWith('morph');
+    if (morph) this.report(Rule.Morph, bad);
+    if (!isVisible(attr, this.ctx.visibility)) this.report(Rule.Private, bad);
+    if (attr.kind === 'scalar' && attr.type === 'password') this.report(Rule.Password, bad);
+    if (attr.kind !== 'scalar' && isEmpty(value)) this.report(Rule.Empty, bad);
+    if (attr.kind === 'relation' && !morph && !this.ctx.canRead(attr.target)) this.report(Rule.Restricted, bad);
+    const target = attr.kind === 'dynamiczone' || morph ? undefined : relationTarget(this.ctx.model, attr);
+    if (target && !isEmpty(value)) this.value(target, value, depth + 1);
+  }
+}
+
+type Item = { path: string[]; dir: 'asc' | 'desc' };
+
+function direction(order: string): 'asc' | 'desc' {
+  const d = order.toLocaleLowerCase();
+  if (d !== 'asc' && d !== 'desc') throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+  return d;
+}
+
+/** convertSortQueryParams on the trimmed value: `title`, `title:desc`, `author.name:asc`, lists of those */
+function fromString(s: string, out: Item[]): void {
+  for (const part of s.split(',').map((p) => p.trim())) {
+    if (!part) continue;
+    const [field, order = 'asc'] = part.split(':');
+    if (!field) throw new ValidationError('Field cannot be empty');
+    out.push({ path: field.split('.'), dir: direction(order) });
+  }
+}
+
+function fromObject(o: Record<string, unknown>, prefix: string[], out: Item[]): void {
+  for (const [key, v] of Object.entries(o)) {
+    if (isObject(v)) fromObject(v, [...prefix, key], out);
+    else if (typeof v === 'string') out.push({ path: [...prefix, key], dir: direction(v) });
+    else throw new ValidationError(`Invalid sort type expected object or string got ${v === null ? 'null' : typeof v}`);
+  }
+}
+
+/** a path v4 validated can still cross a scalar (`title.x`) or stop at a relation: storage cannot sort on those */
+function checkPath(ctx: QueryContext, ct: ContentType, path: string[]): void {
+  let current: ContentType | undefined = ct;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
+    const last = i === path.length - 1;
+    const attr: Attribute | undefined = key === 'id' ? undefined : current?.attributes[key];
+    if (key === 'id' && last) return;
+    if (!attr || attr.kind === 'dynamiczone') invalid(path.slice(0, i + 1).join('.'));
+    if (attr.kind === 'scalar') {
+      if (!last) invalid(path.slice(0, i + 2).join('.'));
+      return;
+    }
+    if (last) invalid(path.join('.'));
+    current = relationTarget(ctx.model, attr);
+  }
+}
+
+/**
+ * `sort` of a request (or of a populate level) -> storage orderBy items; 400 on any mistake. With `later`,
+ * mistakes v4 only finds after validating every parameter (a bad direction) are handed over instead.
+ */
+export function parseSort(ctx: QueryContext, ct: ContentType, sort: unknown, later?: ValidationError[]): Array<Record<string, unknown>> | undefined {
   if (sort === undefined || sort === null || sort === '') return undefined;
-  const items: Array<{ path: string[]; dir: string }> = [];
-  const walk = (v: unknown, prefix: string[], depth: number) => {
-    if (depth > MAX_FILTER_DEPTH) invalid('sort');
-    if (typeof v === 'string') {
-      for (const part of v.split(',')) {
-        const trimmed = part.trim();
-        if (!trimmed) continue;
-        const [field, dir, extra] = trimmed.split(':');
-        if (extra !== undefined) throw new ValidationError(`Invalid sort parameter ${trimmed}`);
-        items.push({ path: [...prefix, ...field.split('.')], dir: dir ?? 'asc' });
-      }
-    } else if (Array.isArray(v)) v.forEach((x) => walk(x, prefix, depth + 1));
-    else if (isObject(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        if (/^\d+$/.test(k) && prefix.length === 0) walk(x, prefix, depth + 1);
-        else if (isObject(x)) walk(x, [...prefix, k], depth + 1);
-        else items.push({ path: [...prefix, k], dir: String(x ?? 'asc') });
-      }
-    } else invalid('sort');
-  };
-  walk(sort, [], 0);
+  const check = new SortCheck(ctx);
+  check.value(ct, sort, 0);
+  check.finish();
+  try {
+    return convert(ctx, ct, sort);
+  } catch (e) {
+    if (!later || !(e instanceof ValidationError)) throw e;
+    later.push(e);
+    return undefined;
+  }
+}
+
+function convert(ctx: QueryContext, ct: ContentType, sort: unknown): Array<Record<string, unknown>> | undefined {
+  const items: Item[] = [];
+  if (typeof sort === 'string') fromString(sort, items);
+  else if (Array.isArray(sort) && sort.every((s) => typeof s === 'string')) sort.forEach((s) => fromString(s as string, items));
+  else if (Array.isArray(sort)) sort.forEach((s) => fromObject(s as Record<string, unknown>, [], items));
+  else if (isObject(sort)) fromObject(sort, [], items);
+  else throw new ValidationError('Invalid sort parameter. Expected a string, an array of strings, a sort object or an array of sort objects');
+  if (items.length === 0) return undefined;
   return items.map(({ path, dir }) => {
-    const d = dir.toLowerCase();
-    if (d !== 'asc' && d !== 'desc') throw new ValidationError(`Invalid sort direction "${dir}" for ${path.join('.')}: expected asc or desc`);
-    checkSortPath(ctx, ct, path);
-    // nested object form, the storage layer's orderBy
-    return path.reduceRight<Record<string, unknown>>((acc, key, i) => (i === path.length - 1 ? { [key]: d } : { [key]: acc }), {});
+    checkPath(ctx, ct, path);
+    // the storage layer's nested object form: { author: { name: 'desc' } }
+    return path.reduceRight<Record<string, unknown>>((acc, key, i) => (i === path.length - 1 ? { [key]: dir } : { [key]: acc }), {});
   });
 }

@@ -1,13 +1,15 @@
 // A REST query string (already parsed by qs) -> validated storage params. Everything a client names is
 // checked against the model (query/parse-*.ts): unknown, private or forbidden keys are a 400 `Invalid
-// parameter`, values are cast by attribute type, and every depth and size is bounded.
+// parameter`, values are cast by attribute type, and every depth and size is bounded. Only the known
+// parameters are read: anything else in the query string never reaches the storage layer.
 import type { ContentType } from '../model/types';
 import { ValidationError } from '../errors';
-import type { FindParams } from '../query/types';
+import type { FindParams, Where } from '../query/types';
 import { parsePagination, type Pagination } from '../query/pagination';
 import { parseFields } from '../query/parse-fields';
 import { parseFilters } from '../query/parse-filters';
 import { parsePopulate } from '../query/parse-populate';
+import { parseSearch } from '../query/parse-search';
 import { parseSort } from '../query/parse-sort';
 import type { QueryContext } from '../query/query-context';
 
@@ -26,16 +28,32 @@ export function isRestQuery(v: unknown): v is RestQuery {
   return typeof v === 'object' && v !== null && (v as { parsed?: unknown }).parsed === true;
 }
 
+function and(a: Where | undefined, b: Where | undefined): Where | undefined {
+  return a && b ? { $and: [a, b] } : a ?? b;
+}
+
+/**
+ * v4 validates `filters`, `sort`, `fields` and `populate` on every action (a findOne or a write with an
+ * unknown filter key is a 400 too) and reports a validation mistake before a conversion mistake; filters
+ * and sort apply to a collection's `find` and to a single type's read, not to a findOne by id.
+ */
 export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<string, unknown>, action: 'find' | 'findOne' | 'write'): RestQuery {
+  const later: ValidationError[] = [];
+  const where = parseFilters(ctx, ct, raw.filters, later);
+  const orderBy = parseSort(ctx, ct, raw.sort, later);
   const params: FindParams = {
     select: parseFields(ctx, ct, raw.fields),
     populate: parsePopulate(ctx, ct, raw.populate),
   };
   let pagination: Pagination | undefined;
-  if (action === 'find') {
-    params.where = parseFilters(ctx, ct, raw.filters);
-    params.orderBy = parseSort(ctx, ct, raw.sort);
-    pagination = parsePagination(raw.pagination, ctx.pagination);
+  if (action === 'find') pagination = parsePagination(raw.pagination, ctx.pagination);
+  if (later.length) throw later[0];
+  const search = parseSearch(ctx.visibility, ct, raw._q);
+  if (action === 'find' || (action === 'findOne' && ct.kind === 'singleType')) {
+    params.where = and(where, search);
+    params.orderBy = orderBy;
+  }
+  if (pagination) {
     params.limit = pagination.limit;
     params.offset = pagination.offset;
   }

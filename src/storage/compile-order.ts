@@ -21,28 +21,27 @@ function direction(raw: unknown): 'asc' | 'desc' {
 
 /** Every accepted form, flattened to paths with a direction. */
 export function normalizeOrderBy(orderBy: OrderBy | undefined): SortItem[] {
-  if (orderBy === undefined || orderBy === null || orderBy === '') return [];
   const out: SortItem[] = [];
-  const walk = (o: unknown, prefix: string[]) => {
-    if (typeof o === 'string') {
-      for (const part of o.split(',')) {
-        const [field, dir] = part.trim().split(':');
-        if (!field) continue;
-        out.push({ path: [...prefix, ...field.split('.')], direction: direction(dir) });
-      }
-    } else if (Array.isArray(o)) {
-      for (const x of o) walk(x, prefix);
-    } else if (o && typeof o === 'object') {
-      for (const [k, v] of Object.entries(o)) {
-        if (v && typeof v === 'object') walk(v, [...prefix, k]);
-        else out.push({ path: [...prefix, k], direction: direction(v) });
-      }
-    } else {
-      throw new OrderError('Invalid orderBy');
-    }
-  };
-  walk(orderBy, []);
+  if (orderBy !== undefined && orderBy !== null && orderBy !== '') collect(orderBy, [], out);
   return out;
+}
+
+function collect(o: unknown, prefix: string[], out: SortItem[]): void {
+  if (typeof o === 'string') {
+    for (const part of o.split(',')) {
+      const [field, dir] = part.trim().split(':');
+      if (field) out.push({ path: prefix.length ? [...prefix, ...field.split('.')] : field.split('.'), direction: direction(dir) });
+    }
+  } else if (Array.isArray(o)) {
+    for (const x of o) collect(x, prefix, out);
+  } else if (o && typeof o === 'object') {
+    for (const [k, v] of Object.entries(o)) {
+      if (v && typeof v === 'object') collect(v, [...prefix, k], out);
+      else out.push({ path: [...prefix, k], direction: direction(v) });
+    }
+  } else {
+    throw new OrderError('Invalid orderBy');
+  }
 }
 
 export function compileOrderBy(b: SqlBuilder, model: Model, ct: ContentType, alias: string, orderBy: OrderBy | undefined): string {

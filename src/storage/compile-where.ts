@@ -1,15 +1,34 @@
-// A v4 `where` tree -> one parameterised SQL condition. Relations, components and media become EXISTS
-// subqueries, so a filter never multiplies the parent rows and needs no DISTINCT.
+// A v4 `where` tree -> one parameterised SQL condition that selects exactly the rows v4 selects.
+//
+// v4 LEFT JOINs every relation (component, media) named in a where tree, once per mention, and keeps an
+// entry when ANY combination of its joined rows makes the whole condition TRUE; an entry without related
+// rows joins a single all-NULL row. We keep that meaning without the joins (which multiply rows and need
+// DISTINCT): negations are pushed down to the leaves (De Morgan holds in SQL's three-valued logic), after
+// which "some combination" distributes over AND/OR, so each relation becomes
+//   id IN (entries with a related row satisfying its sub-condition)
+//   [ OR id NOT IN (entries with any related row) ]   -- only when the sub-condition is TRUE on the all-NULL row
+// That is why `$not` over a relation still requires a related row (v4: NULL is not "not equal"), and
+// `filters[author][name][$null]=true` also matches entries without an author, as in v4.
 import type { Attribute, ContentType, Model, ScalarAttribute } from '../model/types';
 import { OPERATOR_SET, type Where } from '../query/types';
 import type { SqlValue } from './dialect';
-import { hopFor } from './hops';
+import { hopFor, type Hop } from './hops';
 import type { SqlBuilder } from './sql-builder';
 import { toDb } from './values';
 
 export class WhereError extends Error {}
 
-const ID_ATTR: ScalarAttribute = {
+/** SQL's three truth values; `T` for a part that compiled to no condition at all. */
+type Truth = 'T' | 'F' | 'U';
+/** a compiled part and its truth on an all-NULL row (a relation without related rows) */
+interface Part {
+  sql: string;
+  nullTruth: Truth;
+}
+
+const NONE: Part = { sql: '', nullTruth: 'T' };
+
+export const ID_ATTR: ScalarAttribute = {
   kind: 'scalar', name: 'id', type: 'integer', column: 'id', unique: true,
   private: false, required: false, writable: false, localized: true, raw: { type: 'integer' },
 };
@@ -18,164 +37,247 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
-function hasOperatorKeys(o: Record<string, unknown>): boolean {
-  return Object.keys(o).some((k) => k.startsWith('$'));
+/** v4's BooleanField.toDB: the usual spellings, then JavaScript truthiness ('' is false, 'no' is true). */
+export function v4Boolean(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 't' || v === '1' || v === 1) return true;
+  if (v === 'false' || v === 'f' || v === '0' || v === 0) return false;
+  return Boolean(v);
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const not = (t: Truth): Truth => (t === 'T' ? 'F' : t === 'F' ? 'T' : 'U');
+const and = (a: Truth, b: Truth): Truth => (a === 'F' || b === 'F' ? 'F' : a === 'T' && b === 'T' ? 'T' : 'U');
+const or = (a: Truth, b: Truth): Truth => (a === 'T' || b === 'T' ? 'T' : a === 'F' && b === 'F' ? 'F' : 'U');
+
+/** AND (or OR) of parts; empty parts are dropped, as knex drops empty groups. */
+function join(parts: Part[], op: 'AND' | 'OR'): Part {
+  let first: Part | undefined;
+  let sql = '';
+  let truth: Truth = 'T';
+  let n = 0;
+  for (const p of parts) {
+    if (!p.sql) continue;
+    if (n === 0) {
+      first = p;
+      truth = p.nullTruth;
+      sql = `(${p.sql})`;
+    } else {
+      truth = op === 'AND' ? and(truth, p.nullTruth) : or(truth, p.nullTruth);
+      sql += ` ${op} (${p.sql})`;
+    }
+    n++;
+  }
+  if (n === 0) return NONE;
+  return n === 1 ? first! : { sql, nullTruth: truth };
+}
+
+/** a leaf condition on one column, negated when the path to it had an odd number of negations */
+function leaf(sql: string, nullTruth: Truth, neg: boolean): Part {
+  return neg ? { sql: `NOT (${sql})`, nullTruth: not(nullTruth) } : { sql, nullTruth };
+}
+
+function listOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isPlainObject(value)) return Object.values(value); // qs turns long arrays into objects with numeric keys
+  return value === undefined || value === null ? [] : [value];
 }
 
 export function compileWhere(b: SqlBuilder, model: Model, ct: ContentType, alias: string, where: Where | undefined): string {
-  if (!where || !isPlainObject(where)) return '';
-  const parts: string[] = [];
+  if (!where || (typeof where !== 'object')) return '';
+  return node({ b, model }, ct, alias, where, false).sql;
+}
+
+interface Ctx {
+  b: SqlBuilder;
+  model: Model;
+}
+
+/** an entity-level where (object: AND of its keys; array: AND of its items) */
+function node(c: Ctx, ct: ContentType, alias: string, where: unknown, neg: boolean): Part {
+  if (Array.isArray(where)) return join(where.map((w) => node(c, ct, alias, w, neg)), neg ? 'OR' : 'AND');
+  if (!isPlainObject(where)) throw new WhereError('Where must be an array or an object');
+  const parts: Part[] = [];
   for (const [key, value] of Object.entries(where)) {
-    if (value === undefined) continue;
-    const sql = compileKey(b, model, ct, alias, key, value);
-    if (sql) parts.push(sql);
+    if (value !== undefined) parts.push(keyPart(c, ct, alias, key, value, neg));
   }
-  return parts.length === 0 ? '' : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' AND ');
+  return join(parts, neg ? 'OR' : 'AND');
 }
 
-function compileList(b: SqlBuilder, model: Model, ct: ContentType, alias: string, value: unknown, join: 'AND' | 'OR'): string {
-  const items = Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [];
-  const parts = items.map((w) => compileWhere(b, model, ct, alias, w as Where)).filter(Boolean);
-  if (parts.length === 0) return '';
-  return parts.map((p) => `(${p})`).join(` ${join} `);
-}
-
-function compileKey(b: SqlBuilder, model: Model, ct: ContentType, alias: string, key: string, value: unknown): string {
-  if (key === '$and') return compileList(b, model, ct, alias, value, 'AND');
-  if (key === '$or') return compileList(b, model, ct, alias, value, 'OR');
-  if (key === '$not') {
-    const inner = Array.isArray(value) ? compileList(b, model, ct, alias, value, 'AND') : compileWhere(b, model, ct, alias, value as Where);
-    return inner ? `NOT (${inner})` : '';
+function keyPart(c: Ctx, ct: ContentType, alias: string, key: string, value: unknown, neg: boolean): Part {
+  if (key === '$and' || key === '$or') {
+    const conj = (key === '$and') !== neg ? 'AND' : 'OR';
+    return join(listOf(value).map((w) => node(c, ct, alias, w, neg)), conj);
   }
-  if (key.startsWith('$')) throw new WhereError(`Undefined attribute level operator ${key}`);
+  if (key === '$not') return node(c, ct, alias, value, !neg);
+  if (key.startsWith('$')) throw new WhereError(`Only $and, $or and $not can be used as root level operators. Found ${key}.`);
   const attr = key === 'id' ? ID_ATTR : ct.attributes[key];
   if (!attr) throw new WhereError(`Invalid key ${key}`);
-  if (attr.kind === 'scalar') return compileScalar(b, attr, `${alias}.${b.q(attr.column)}`, value);
-  return compileNested(b, model, ct, alias, attr, value);
+  if (attr.kind === 'scalar') return scalarPart(c.b, attr, `${alias}.${c.b.q(attr.column)}`, value, neg);
+  return relationPart(c, ct, alias, attr, value, neg);
 }
 
-function compileNested(b: SqlBuilder, model: Model, ct: ContentType, alias: string, attr: Attribute, value: unknown): string {
-  if (attr.kind === 'dynamiczone') throw new WhereError(`Invalid key ${attr.name}`);
-  if (attr.kind === 'relation' && attr.relation.startsWith('morph')) throw new WhereError(`Invalid key ${attr.name}`);
-  const hop = hopFor(b, model, ct, attr);
-  let nested: Where;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && (keys[0] === '$null' || keys[0] === '$notNull')) {
-      // on a relation: whether it has any related row at all
-      const wantsNull = keys[0] === '$null' ? truthy(value.$null) : !truthy(value.$notNull);
-      const exists = `EXISTS (SELECT 1 ${hop.from} WHERE ${hop.on(`${alias}.id`)})`;
-      return wantsNull ? `NOT ${exists}` : exists;
-    }
-    // `{ $in: [..] }` alone is shorthand for the target's id; anything else is a where on the target
-    nested = keys.length > 0 && hasOperatorOnly(value) ? { id: value } : value;
-  } else {
-    nested = { id: value }; // `role: 2`, `role: [1, 2]`
+/** v4's relation where forms: `3`, `[1, 2]`, `{ $in: [..] }`, `{ $null: true }` apply to the target's id */
+function isIdCondition(value: unknown): boolean {
+  if (!isPlainObject(value)) return true;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => OPERATOR_SET.has(k));
+}
+
+function relationWhere(value: unknown): Where {
+  if (isIdCondition(value)) return { id: value };
+  const rest: Where = {};
+  const idOps: Where = {};
+  for (const [k, v] of Object.entries(value as Where)) {
+    if (!k.startsWith('$') || k === '$and' || k === '$or' || (k === '$not' && !isIdCondition(v))) rest[k] = v;
+    else idOps[k] = v;
   }
-  return existsFor(b, model, hop, alias, nested);
+  if (Object.keys(idOps).length === 0) return rest;
+  return Object.keys(rest).length === 0 ? { id: idOps } : { $and: [{ id: idOps }, rest] };
 }
 
-function hasOperatorOnly(o: Record<string, unknown>): boolean {
-  return Object.keys(o).every((k) => OPERATOR_SET.has(k));
+/** `{ id: null | { $null } | { $notNull } }`: whether the entry has related rows at all; else undefined */
+function wantsMissing(sub: Where): boolean | undefined {
+  const keys = Object.keys(sub);
+  if (keys.length !== 1 || keys[0] !== 'id') return undefined;
+  const v = sub.id;
+  if (v === null) return true;
+  if (!isPlainObject(v)) return undefined;
+  const ops = Object.keys(v);
+  if (ops.length !== 1) return undefined;
+  if (ops[0] === '$null') return Boolean(v.$null);
+  if (ops[0] === '$notNull') return !v.$notNull;
+  return undefined;
 }
 
-function existsFor(b: SqlBuilder, model: Model, hop: ReturnType<typeof hopFor>, parentAlias: string, where: Where): string {
-  const on = hop.on(`${parentAlias}.id`);
-  const inner = compileWhere(b, model, hop.target, hop.alias, where);
-  return `EXISTS (SELECT 1 ${hop.from} WHERE ${on}${inner ? ` AND (${inner})` : ''})`;
-}
-
-function truthy(v: unknown): boolean {
-  return v === true || v === 'true' || v === '1' || v === 1 || v === 't';
-}
-
-function compileScalar(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unknown): string {
-  if (value === null) return `${col} IS NULL`;
-  if (Array.isArray(value)) return compileOp(b, attr, col, '$in', value);
-  if (isPlainObject(value)) {
-    const parts: string[] = [];
-    for (const [op, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      if (op === '$not') {
-        const inner = compileScalar(b, attr, col, v);
-        if (inner) parts.push(`NOT (${inner})`);
-      } else if (op === '$and' || op === '$or') {
-        const items = (Array.isArray(v) ? v : [v]).map((x) => compileScalar(b, attr, col, x)).filter(Boolean);
-        if (items.length) parts.push(items.map((p) => `(${p})`).join(op === '$and' ? ' AND ' : ' OR '));
-      } else if (OPERATOR_SET.has(op)) {
-        parts.push(compileOp(b, attr, col, op, v));
-      } else {
-        throw new WhereError(`Undefined attribute level operator ${op}`);
-      }
-    }
-    return parts.length <= 1 ? (parts[0] ?? '') : parts.map((p) => `(${p})`).join(' AND ');
+function relationPart(c: Ctx, ct: ContentType, alias: string, attr: Attribute, value: unknown, neg: boolean): Part {
+  if (attr.kind === 'dynamiczone' || (attr.kind === 'relation' && attr.relation.startsWith('morph'))) {
+    throw new WhereError(`Invalid key ${attr.name}`);
   }
-  return compileOp(b, attr, col, '$eq', value);
+  const sub = relationWhere(value);
+  const missing = wantsMissing(sub);
+  if (missing !== undefined) {
+    const none = missing !== neg;
+    return { sql: `${alias}.id ${none ? 'NOT IN' : 'IN'} ${withRelated(hopFor(c.b, c.model, ct, attr))}`, nullTruth: none ? 'T' : 'F' };
+  }
+  const hop = hopFor(c.b, c.model, ct, attr);
+  const link = hop.link(notNull); // parameters in text order: the link's, then the condition's
+  const inner = node(c, hop.target, hop.alias, sub, neg);
+  const some = `${alias}.id IN (SELECT ${hop.parentExpr} ${hop.from} WHERE ${link}${inner.sql ? ` AND (${inner.sql})` : ''})`;
+  if (inner.nullTruth !== 'T') return { sql: some, nullTruth: inner.nullTruth };
+  // the sub-condition holds on the all-NULL row v4 joins for an entry without related rows
+  return { sql: `${some} OR ${alias}.id NOT IN ${withRelated(hopFor(c.b, c.model, ct, attr))}`, nullTruth: 'T' };
 }
 
-function v(b: SqlBuilder, attr: ScalarAttribute, value: unknown): string {
-  return b.param(toDb(b.dialect, attr.type, value) as SqlValue);
+const notNull = (parentExpr: string) => `${parentExpr} IS NOT NULL`;
+
+/**
+ * `(SELECT <parent id> FROM <link> JOIN <target> ...)`: the entries with a related row. Not correlated with
+ * the outer row, so SQLite builds it once per statement and, for a selective condition, reads the entry
+ * table by id instead of probing every entry (measured: 100k entries, 0.4 ms instead of 60 ms).
+ */
+function withRelated(hop: Hop): string {
+  return `(SELECT ${hop.parentExpr} ${hop.from} WHERE ${hop.link(notNull)})`;
 }
 
-function asArray(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (isPlainObject(value)) return Object.values(value);
-  return [value];
+function scalarPart(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unknown, neg: boolean): Part {
+  if (value === null) return leaf(`${col} IS NULL`, 'T', neg);
+  if (Array.isArray(value)) return opPart(b, attr, col, '$in', value, neg);
+  if (!isPlainObject(value)) return opPart(b, attr, col, '$eq', value, neg);
+  const parts: Part[] = [];
+  for (const [op, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (op === '$not') parts.push(scalarPart(b, attr, col, v, !neg));
+    else if (op === '$and' || op === '$or') {
+      const conj = (op === '$and') !== neg ? 'AND' : 'OR';
+      parts.push(join(listOf(v).map((x) => scalarPart(b, attr, col, x, neg)), conj));
+    } else if (OPERATOR_SET.has(op)) parts.push(opPart(b, attr, col, op, v, neg));
+    else throw new WhereError(`Undefined attribute level operator ${op}`);
+  }
+  return join(parts, neg ? 'OR' : 'AND');
 }
 
-function like(b: SqlBuilder, col: string, value: unknown, pattern: (s: string) => string, insensitive: boolean, negate: boolean): string {
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** a value bound for a comparison with the attribute's column */
+function bind(b: SqlBuilder, attr: ScalarAttribute, value: unknown): string {
+  if (value === null || value === undefined) return b.param(null);
+  if (attr === ID_ATTR) {
+    // v4 binds ids as given: SQLite's column affinity makes '12' equal 12, and 'abc' equal nothing
+    if (typeof value === 'number' || typeof value === 'bigint') return b.param(value);
+    const s = String(value);
+    return b.param(NUMERIC.test(s) ? Number(s) : s);
+  }
+  if (attr.type === 'boolean') return b.param(b.dialect.booleanToDb(v4Boolean(value)));
+  if (attr.type === 'biginteger' && !(typeof value === 'bigint' || /^\s*[+-]?\d+\s*$/.test(String(value)))) {
+    return b.param(typeof value === 'number' ? value : String(value));
+  }
+  try {
+    return b.param(toDb(b.dialect, attr.type, value) as SqlValue);
+  } catch (e) {
+    throw new WhereError(`Invalid value for ${attr.name}: ${(e as Error).message}`);
+  }
+}
+
+function likePart(b: SqlBuilder, col: string, value: unknown, pattern: (s: string) => string, insensitive: boolean): string {
   const p = b.param(pattern(escapeLike(String(value))));
-  return insensitive ? b.dialect.likeInsensitive(col, p, negate) : b.dialect.likeDefault(col, p, negate);
+  return insensitive ? b.dialect.likeInsensitive(col, p, false) : b.dialect.likeDefault(col, p, false);
 }
 
-function compileOp(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown): string {
-  const d = b.dialect;
+const ARRAY_OPERATORS = new Set(['$in', '$notIn', '$between']);
+
+function opPart(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown, neg: boolean): Part {
+  if (Array.isArray(value) && !ARRAY_OPERATORS.has(op)) {
+    // v4: a list given to a single-value operator means "any of them"; an empty list, no condition
+    const any = join(value.map((x) => opPart(b, attr, col, op, x, false)), 'OR');
+    return any.sql && neg ? { sql: `NOT (${any.sql})`, nullTruth: not(any.nullTruth) } : any;
+  }
+  const [sql, nullTruth] = opSql(b, attr, col, op, value);
+  return leaf(sql, nullTruth, neg);
+}
+
+function opSql(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown): [string, Truth] {
   switch (op) {
     case '$eq':
-      if (value === null) return `${col} IS NULL`;
-      if (Array.isArray(value)) return compileOp(b, attr, col, '$in', value);
-      return `${col} = ${v(b, attr, value)}`;
+      return value === null ? [`${col} IS NULL`, 'T'] : [`${col} = ${bind(b, attr, value)}`, 'U'];
     case '$ne':
-      if (value === null) return `${col} IS NOT NULL`;
-      if (Array.isArray(value)) return compileOp(b, attr, col, '$notIn', value);
-      return `NOT (${col} = ${v(b, attr, value)})`;
+      return value === null ? [`${col} IS NOT NULL`, 'F'] : [`${col} <> ${bind(b, attr, value)}`, 'U'];
     case '$eqi':
-      return `lower(${col}) = lower(${b.param(String(value))})`;
+      return value === null ? [`${col} IS NULL`, 'T'] : [`lower(${col}) = lower(${b.param(String(value))})`, 'U'];
     case '$nei':
-      return `NOT (lower(${col}) = lower(${b.param(String(value))}))`;
-    case '$lt': return `${col} < ${v(b, attr, value)}`;
-    case '$lte': return `${col} <= ${v(b, attr, value)}`;
-    case '$gt': return `${col} > ${v(b, attr, value)}`;
-    case '$gte': return `${col} >= ${v(b, attr, value)}`;
+      return value === null ? [`${col} IS NOT NULL`, 'F'] : [`NOT (lower(${col}) = lower(${b.param(String(value))}))`, 'U'];
+    case '$lt': return [`${col} < ${bind(b, attr, value)}`, 'U'];
+    case '$lte': return [`${col} <= ${bind(b, attr, value)}`, 'U'];
+    case '$gt': return [`${col} > ${bind(b, attr, value)}`, 'U'];
+    case '$gte': return [`${col} >= ${bind(b, attr, value)}`, 'U'];
     case '$in':
     case '$notIn': {
-      const items = asArray(value);
-      if (items.length === 0) return op === '$in' ? '1 = 0' : '1 = 1';
-      const list = items.map((x) => v(b, attr, x)).join(', ');
-      return op === '$in' ? `${col} IN (${list})` : `${col} NOT IN (${list})`;
+      const items = listOf(value === null ? [null] : value);
+      if (items.length === 0) return op === '$in' ? ['1 = 0', 'F'] : ['1 = 1', 'T'];
+      const list = items.map((x) => bind(b, attr, x)).join(', ');
+      return [`${col} ${op === '$in' ? 'IN' : 'NOT IN'} (${list})`, 'U'];
     }
     case '$between': {
-      const [lo, hi] = asArray(value);
-      return `${col} BETWEEN ${v(b, attr, lo)} AND ${v(b, attr, hi)}`;
+      const pair = listOf(value);
+      if (pair.length !== 2) throw new WhereError(`$between needs two values for ${attr.name}`);
+      return [`${col} BETWEEN ${bind(b, attr, pair[0])} AND ${bind(b, attr, pair[1])}`, 'U'];
     }
     case '$null':
-      return truthy(value) ? `${col} IS NULL` : `${col} IS NOT NULL`;
+      return value ? [`${col} IS NULL`, 'T'] : [`${col} IS NOT NULL`, 'F'];
     case '$notNull':
-      return truthy(value) ? `${col} IS NOT NULL` : `${col} IS NULL`;
-    case '$contains': return like(b, col, value, (s) => `%${s}%`, false, false);
-    case '$notContains': return like(b, col, value, (s) => `%${s}%`, false, true);
-    case '$containsi': return like(b, col, value, (s) => `%${s}%`, true, false);
-    case '$notContainsi': return like(b, col, value, (s) => `%${s}%`, true, true);
-    case '$startsWith': return like(b, col, value, (s) => `${s}%`, false, false);
-    case '$startsWithi': return like(b, col, value, (s) => `${s}%`, true, false);
-    case '$endsWith': return like(b, col, value, (s) => `%${s}`, false, false);
-    case '$endsWithi': return like(b, col, value, (s) => `%${s}`, true, false);
+      return value ? [`${col} IS NOT NULL`, 'F'] : [`${col} IS NULL`, 'T'];
+    case '$contains': return [likePart(b, col, value, (s) => `%${s}%`, false), 'U'];
+    case '$notContains': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, false)})`, 'U'];
+    case '$containsi': return [likePart(b, col, value, (s) => `%${s}%`, true), 'U'];
+    case '$notContainsi': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, true)})`, 'U'];
+    case '$startsWith': return [likePart(b, col, value, (s) => `${s}%`, false), 'U'];
+    case '$startsWithi': return [likePart(b, col, value, (s) => `${s}%`, true), 'U'];
+    case '$endsWith': return [likePart(b, col, value, (s) => `%${s}`, false), 'U'];
+    case '$endsWithi': return [likePart(b, col, value, (s) => `%${s}`, true), 'U'];
     default:
-      void d;
       throw new WhereError(`Undefined attribute level operator ${op}`);
   }
 }

@@ -23,7 +23,7 @@ describe('query engine on a database written by Strapi 4.26.2', () => {
     const a = await query('api::article.article').findOne({ where: { id: 1 } });
     expect(a).toMatchObject({ id: 1, title: 'jade ember 0', featured: true, big: '1000000000000', publishDate: '2025-01-01', scheduledAt: '2026-01-15T08:00:00.000Z', meta: { i: 0, tags: ['pearl'] } });
   });
-  it('filters through relations with EXISTS, without duplicating rows', async () => {
+  it('filters through relations with a subquery, without duplicating rows', async () => {
     const rows = await query('api::article.article').findMany({ where: { categories: { slug: { $startsWith: 'cat' } } }, select: ['title'] });
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     const total = await query('api::article.article').count({ where: { categories: { id: { $notNull: true } } } });
