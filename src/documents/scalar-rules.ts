@@ -19,7 +19,7 @@ const ATEXT = "[a-z0-9!#$%&'*+\\-/=?^_`{|}~\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0
 const ALNUM = '[a-z0-9\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
 const ALPHA = '[a-z\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
 const INNER = '[a-z0-9\\-._~\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
-const EMAIL = new RegExp(
+export const EMAIL = new RegExp(
   `^(?:${ATEXT}+(?:\\.${ATEXT}+)*|"(?:[^"\\\\\\r\\n]|\\\\.)*")@(?:${ALNUM}(?:${INNER}*${ALNUM})?\\.)+${ALPHA}(?:${INNER}*${ALPHA})?$`,
   'i',
 );

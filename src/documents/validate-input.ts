@@ -27,7 +27,20 @@ interface Run {
   errors: ValidationIssue[];
   /** database-stage conversion errors (dates): v4 only reaches them when validation passed */
   dbErrors: ValidationIssue[];
+  /** printed paths of dynamic-zone items left out (a component the zone does not allow) */
+  dropped: string[];
 }
+
+/** Everything validation found, for a caller that adds its own checks before answering (relations). */
+export interface CollectedInput {
+  data: Data;
+  errors: ValidationIssue[];
+  dbErrors: ValidationIssue[];
+  dropped: string[];
+}
+
+/** marks a dynamic-zone item that is validated like v4 does, then not written */
+const DROP = Symbol('drop');
 
 type Data = Record<string, unknown>;
 
@@ -41,19 +54,26 @@ function issue(path: string[], message: string): ValidationIssue {
 
 /** Validates and cleans `data` for a write to `ct`; throws ValidationError (400) listing every problem. */
 export function validateInput(model: Model, ct: ContentType, data: Data, opts: ValidateOptions): Data {
+  const run = collectInput(model, ct, data, opts);
+  if (run.errors.length > 0) throw validationError(run.errors);
+  // v4 raises these from the database layer: the message only, `details: {}` (verified on 4.26.2)
+  if (run.dbErrors.length > 0) throw new ValidationError(run.dbErrors[0].message);
+  return run.data;
+}
+
+/** Validates and cleans `data` without throwing for its content (only a payload that is not an object throws). */
+export function collectInput(model: Model, ct: ContentType, data: Data, opts: ValidateOptions): CollectedInput {
   if (!isPlainObject(data)) {
     const action = opts.isCreate ? 'creation' : 'update';
     throw new ValidationError(`Invalid payload submitted for the ${action} of an entity of type ${ct.displayName}. Expected an object, but got ${typeof data}`);
   }
-  const run: Run = { model, isCreate: opts.isCreate, isDraft: opts.isDraft, errors: [], dbErrors: [] };
+  const run: Run = { model, isCreate: opts.isCreate, isDraft: opts.isDraft, errors: [], dbErrors: [], dropped: [] };
   const out = validateObject(run, ct, data, opts.path ?? [], true);
-  if (run.errors.length > 0) throw validationError(run.errors);
-  if (run.dbErrors.length > 0) throw new ValidationError(run.dbErrors[0].message, { errors: run.dbErrors });
-  return out;
+  return { data: out, errors: run.errors, dbErrors: run.dbErrors, dropped: run.dropped };
 }
 
 /** v4's yup ValidationError: one message, or "N errors occurred". */
-function validationError(errors: ValidationIssue[]): ValidationError {
+export function validationError(errors: ValidationIssue[]): ValidationError {
   return new ValidationError(errors.length === 1 ? errors[0].message : m.many(errors.length), { errors });
 }
 
@@ -169,7 +189,7 @@ function validateList(
   if (attr.max !== undefined && Number.isInteger(attr.max) && value.length > attr.max) {
     run.errors.push(issue(path, m.arrayMax(p, attr.max)));
   }
-  return out;
+  return out.filter((item) => item !== DROP);
 }
 
 function validateZoneItem(run: Run, attr: DynamicZoneAttribute, item: Data, path: string[]): unknown {
@@ -181,11 +201,16 @@ function validateZoneItem(run: Run, attr: DynamicZoneAttribute, item: Data, path
     return item;
   }
   const uid = castString(raw);
-  // v4 lists every component of the project and accepts any of them; only the zone's own are accepted here.
-  if (typeof uid !== 'string' || !attr.components.includes(uid)) {
+  // v4 accepts any component of the project here (its message lists them all) and stores it in the zone;
+  // a component the zone does not allow is validated the same way, then left out (see docs/compatibility.md)
+  const known = typeof uid === 'string' ? run.model.components.get(uid) : undefined;
+  if (!known) {
     if (typeof uid !== 'string') run.errors.push(issue(cpath, m.notType(p, 'string', uid, raw)));
-    run.errors.push(issue(cpath, m.oneOf(p, attr.components)));
+    run.errors.push(issue(cpath, m.oneOf(p, [...run.model.components.keys()])));
     return item;
   }
-  return { __component: uid, ...validateObject(run, run.model.require(uid), item, path, false) };
+  const cleaned = { __component: uid, ...validateObject(run, known, item, path, false) };
+  if (attr.components.includes(known.uid)) return cleaned;
+  run.dropped.push(`${printPath(path)} (${known.uid})`);
+  return DROP;
 }

@@ -15,6 +15,8 @@ export interface PopulateNode {
   populate?: Populate;
   /** dynamic zones: per component uid */
   on?: Record<string, PopulateNode | true>;
+  /** v4 `populate[x][publicationState]`: overrides the request's state for this relation and below */
+  publicationState?: 'live' | 'preview';
 }
 
 /** `true`: every relation one level; string[]: these attributes; object: per attribute */

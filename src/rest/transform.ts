@@ -3,12 +3,20 @@
 import type { ContentType, Model } from '../model/types';
 import type { Entity } from '../query/types';
 
-export type Entry = { id: number; attributes: Record<string, unknown> };
+export type Entry = { id: number; attributes: Record<string, unknown>; meta?: Record<string, unknown> };
+
+/** Entry-level meta (i18n's `availableLocales`) set on an entity under this key; a symbol, so it is never an attribute. */
+export const ENTRY_META = Symbol('tessera.entryMeta');
+
+/** a populated `count` (`{ count: n }`) rather than an entry */
+function isCount(value: unknown): value is { count: number } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'count' in value && !('id' in value);
+}
 
 function wrapRelation(model: Model, target: ContentType | undefined, value: unknown): unknown {
   if (value === null || value === undefined) return { data: null };
   if (Array.isArray(value)) return { data: value.map((e) => toEntry(model, target, e as Entity)) };
-  if (typeof value === 'object' && 'count' in value && !('id' in value)) return { data: { attributes: { count: (value as { count: number }).count } } };
+  if (isCount(value)) return { data: { attributes: { count: value.count } } };
   return { data: toEntry(model, target, value as Entity) };
 }
 
@@ -24,14 +32,17 @@ function fieldsOf(model: Model, ct: ContentType | undefined, entity: Entity): Re
     }
     switch (attr.kind) {
       case 'relation':
-        out[key] = wrapRelation(model, model.get(attr.target), value);
+        // a file's `related` (morph): v4 returns the items as read, `{ __type, id, ... }`, unwrapped
+        out[key] = attr.relation.startsWith('morph') ? value : wrapRelation(model, model.get(attr.target), value);
         break;
       case 'media':
-        out[key] = wrapRelation(model, model.get('plugin::upload.file'), value);
+        // v4 answers `data: null` for a multiple media field without files (not `[]`)
+        out[key] = Array.isArray(value) && value.length === 0 ? { data: null } : wrapRelation(model, model.get('plugin::upload.file'), value);
         break;
       case 'component': {
         const comp = model.get(attr.component);
-        out[key] = Array.isArray(value) ? value.map((c) => toFlat(model, comp, c as Entity)) : value === null ? null : toFlat(model, comp, value as Entity);
+        if (isCount(value)) out[key] = { count: value.count }; // a counted component stays flat: `{ count }`
+        else out[key] = Array.isArray(value) ? value.map((c) => toFlat(model, comp, c as Entity)) : value === null ? null : toFlat(model, comp, value as Entity);
         break;
       }
       case 'dynamiczone':
@@ -47,7 +58,8 @@ function toFlat(model: Model, ct: ContentType | undefined, entity: Entity): Reco
 }
 
 export function toEntry(model: Model, ct: ContentType | undefined, entity: Entity): Entry {
-  return { id: entity.id, attributes: fieldsOf(model, ct, entity) };
+  const meta = (entity as { [ENTRY_META]?: Record<string, unknown> })[ENTRY_META];
+  return meta ? { id: entity.id, attributes: fieldsOf(model, ct, entity), meta } : { id: entity.id, attributes: fieldsOf(model, ct, entity) };
 }
 
 export function transformResponse(model: Model, ct: ContentType, data: Entity | Entity[] | null, meta: Record<string, unknown> = {}) {

@@ -17,8 +17,12 @@ export function scalarAttributes(ct: ContentType): ScalarAttribute[] {
   return Object.values(ct.attributes).filter((a): a is ScalarAttribute => a.kind === 'scalar');
 }
 
-export function entityReader(dialect: Dialect, ct: ContentType, fields?: readonly string[]): EntityReader {
-  const key = fields ? fields.join(',') : '*';
+/**
+ * `tag`: polymorphic items carry their type, `{ id, __component }` in a dynamic zone and `{ __type, id }` in a
+ * file's `related` (v4's key order), set here so no row is copied afterwards.
+ */
+export function entityReader(dialect: Dialect, ct: ContentType, fields?: readonly string[], tag?: '__component' | '__type'): EntityReader {
+  const key = `${tag ?? ''}:${fields ? fields.join(',') : '*'}`;
   let perType = cache.get(ct);
   if (!perType) cache.set(ct, (perType = new Map()));
   const hit = perType.get(key);
@@ -30,7 +34,8 @@ export function entityReader(dialect: Dialect, ct: ContentType, fields?: readonl
   const reader: EntityReader = {
     columns: (alias) => [`${alias}.id AS ${dialect.quote('id')}`, ...attrs.map((a) => `${selectExpr(dialect, a, alias)} AS ${dialect.quote(a.name)}`)].join(', '),
     toEntity(row) {
-      const e: Entity = { id: Number(row.id) };
+      const e: Entity = tag === '__type' ? ({ __type: ct.uid, id: Number(row.id) } as unknown as Entity) : { id: Number(row.id) };
+      if (tag === '__component') e.__component = ct.uid;
       for (let i = 0; i < names.length; i++) e[names[i]] = fromDb(types[i], row[names[i]]);
       return e;
     },

@@ -3,6 +3,7 @@
 import type { Attribute, ContentType, Model } from '../model/types';
 import { COMPONENT_LINK, MEDIA_MORPH_TABLE } from '../model/names';
 import type { SqlBuilder } from './sql-builder';
+import { isMediaMorph } from './media-morph';
 
 export interface Hop {
   target: ContentType;
@@ -18,7 +19,7 @@ export interface Hop {
   parentExpr: string;
   /** ordering of targets within one parent */
   orderExpr: string | null;
-  /** extra columns selected for population (dynamic zones need the component type) */
+  /** extra columns selected for population (polymorphic links: their order and link id) */
   extra: string[];
 }
 
@@ -30,10 +31,26 @@ function linkOf(parentExpr: string, filter: () => string): Pick<Hop, 'link' | 'o
   return { link, on: (pid) => link((e) => `${e} = ${pid}`) };
 }
 
+/**
+ * `componentUid`: the type read for a polymorphic attribute (a dynamic zone's component, or a type a file's
+ * `related` lists).
+ */
 export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attribute, componentUid?: string): Hop {
   const q = (s: string) => b.q(s);
   const l = b.alias();
   const a = b.alias();
+  if (isMediaMorph(ct, attr)) {
+    if (!componentUid) throw new HopError(`${ct.uid}.${attr.name} needs a type to be traversed`);
+    const target = model.require(componentUid);
+    return {
+      target, alias: a,
+      from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.related_id`,
+      ...linkOf(`${l}.file_id`, () => ` AND ${l}.related_type = ${b.param(componentUid)}`),
+      parentExpr: `${l}.file_id`,
+      orderExpr: `${l}.${q('order')}, ${l}.id`,
+      extra: [`${l}.${q('order')} AS __order`, `${l}.id AS __link`],
+    };
+  }
   switch (attr.kind) {
     case 'relation': {
       const target = model.require(attr.target);
@@ -80,7 +97,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
         ...linkOf(`${l}.${COMPONENT_LINK.entity}`, () => ` AND ${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
         parentExpr: `${l}.${COMPONENT_LINK.entity}`,
         orderExpr: `${l}.${q(COMPONENT_LINK.order)}, ${l}.id`,
-        extra: [`${l}.${q(COMPONENT_LINK.order)} AS __order`],
+        extra: [`${l}.${q(COMPONENT_LINK.order)} AS __order`, `${l}.id AS __link`],
       };
     }
     default:

@@ -7,6 +7,7 @@ import { compileOrderBy } from './compile-order';
 import { compileWhere } from './compile-where';
 import { entityReader } from './entity-reader';
 import { hopFor, type Hop } from './hops';
+import { isMediaMorph, morphTypes } from './media-morph';
 import { SqlBuilder } from './sql-builder';
 
 const ROOT = 't0';
@@ -67,7 +68,9 @@ export function normalizePopulate(ct: ContentType, populate: Populate | undefine
 export async function populate(db: Executor, model: Model, ct: ContentType, parents: Entity[], populate: Populate): Promise<void> {
   for (const [name, node] of normalizePopulate(ct, populate)) {
     const attr = ct.attributes[name];
-    if (attr.kind === 'dynamiczone') await populateDynamicZone(db, model, ct, attr.name, attr.components, parents, node);
+    if (attr.kind === 'dynamiczone') await populatePolymorphic(db, model, ct, attr, attr.components, '__component', parents, node);
+    else if (isMediaMorph(ct, attr)) await populatePolymorphic(db, model, ct, attr, morphTypes(model, () => true).map((t) => t.uid), '__type', parents, node);
+    else if (attr.kind === 'relation' && attr.relation.startsWith('morph')) continue; // other morph relations: not readable through REST
     else await populateAttribute(db, model, ct, attr, parents, node);
   }
 }
@@ -75,13 +78,15 @@ export async function populate(db: Executor, model: Model, ct: ContentType, pare
 interface LinkedRow {
   parent: number;
   order: number;
+  /** the link row (ties in `order`) */
+  link: number;
   entity: Entity;
 }
 
-async function fetchLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parentIds: number[], node: PopulateNode, componentUid?: string): Promise<{ hop: Hop; rows: LinkedRow[] }> {
+async function fetchLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parentIds: number[], node: PopulateNode, componentUid?: string, tag?: '__component' | '__type'): Promise<{ hop: Hop; rows: LinkedRow[] }> {
   const b = new SqlBuilder(db.dialect);
   const hop = hopFor(b, model, ct, attr, componentUid);
-  const reader = entityReader(db.dialect, hop.target, node.select);
+  const reader = entityReader(db.dialect, hop.target, node.select, tag);
   const link = hop.link((e) => db.dialect.inList(e, b.list(parentIds)));
   const where = compileWhere(b, model, hop.target, hop.alias, node.where);
   const order = node.orderBy ? compileOrderBy(b, model, hop.target, hop.alias, node.orderBy) : `${hop.orderExpr ?? `${hop.alias}.id`}`;
@@ -96,7 +101,7 @@ async function fetchLinked(db: Executor, model: Model, ct: ContentType, attr: At
     sql += ` ORDER BY ${hop.parentExpr}, ${order}`;
   }
   const raw = await db.all(sql, b.params);
-  const rows = raw.map((r) => ({ parent: Number(r.__parent), order: Number(r.__order ?? 0), entity: reader.toEntity(r) }));
+  const rows = raw.map((r) => ({ parent: Number(r.__parent), order: Number(r.__order ?? 0), link: Number(r.__link ?? 0), entity: reader.toEntity(r) }));
   return { hop, rows };
 }
 
@@ -138,17 +143,19 @@ async function populateAttribute(db: Executor, model: Model, ct: ContentType, at
   if (node.populate && children.length) await populate(db, model, hop.target, children, node.populate);
 }
 
-async function populateDynamicZone(db: Executor, model: Model, ct: ContentType, name: string, components: string[], parents: Entity[], node: PopulateNode): Promise<void> {
-  const attr = ct.attributes[name];
+/**
+ * A dynamic zone (items tagged `__component`) or a file's `related` (tagged `__type`): one statement per
+ * type, the items of all types merged per parent in link order.
+ */
+async function populatePolymorphic(db: Executor, model: Model, ct: ContentType, attr: Attribute, types: string[], tag: '__component' | '__type', parents: Entity[], node: PopulateNode): Promise<void> {
   const merged = new Map<number, LinkedRow[]>();
-  for (const uid of components) {
+  const parentIds = parents.map((p) => p.id);
+  for (const uid of types) {
     const on = node.on?.[uid];
     if (node.on && !on) continue;
     const sub: PopulateNode = on === true || on === undefined ? {} : on;
-    const { rows } = await fetchLinked(db, model, ct, attr, parents.map((p) => p.id), { select: sub.select, where: sub.where }, uid);
+    const { rows } = await fetchLinked(db, model, ct, attr, parentIds, { select: sub.select, where: sub.where }, uid, tag);
     for (const r of rows) {
-      const { id, ...fields } = r.entity;
-      r.entity = { id, __component: uid, ...fields };
       const list = merged.get(r.parent);
       if (list) list.push(r);
       else merged.set(r.parent, [r]);
@@ -158,7 +165,7 @@ async function populateDynamicZone(db: Executor, model: Model, ct: ContentType, 
   }
   for (const p of parents) {
     const list = merged.get(p.id) ?? [];
-    list.sort((a, b) => a.order - b.order || a.entity.id - b.entity.id);
-    p[name] = list.map((r) => r.entity);
+    list.sort((a, b) => a.order - b.order || a.link - b.link);
+    p[attr.name] = list.map((r) => r.entity);
   }
 }

@@ -1,56 +1,20 @@
-// Entity writes inside one transaction: the main row, its relations, media, components and dynamic
-// zones (v4 update semantics: an item with its id is updated, one without is created, one left out is
-// deleted with everything under it).
+// Entity writes inside one transaction, in v4's sequence: components first (nested ones before their parent
+// row), then the main row, then links (relations, media, component links) in attribute order.
 import type { Attribute, ComponentAttribute, ContentType, DynamicZoneAttribute, Model } from '../model/types';
-import { COMPONENT_LINK } from '../model/names';
+import { COMPONENT_LINK, MEDIA_MORPH_TABLE } from '../model/names';
 import type { Executor, SqlValue } from './dialect';
 import { toDb } from './values';
-import { writeMedia, writeRelation, type RelationOp } from './write-relations';
+import { parseRelationValue } from './relation-ops';
+import { writeMedia, writeRelation, type WriteMode } from './write-relations';
+import { ComponentWriter, type ComponentLink, type RowWriter } from './write-components';
 
-type ConnectPosition = NonNullable<RelationOp['connect']>[number]['position'];
+export { WriteError, ComponentOwnershipError } from './write-errors';
 
-export class WriteError extends Error {
-  constructor(message: string, readonly status = 400) {
-    super(message);
-  }
-}
+type Data = Record<string, unknown>;
 
 const q = (db: Executor, s: string) => db.dialect.quote(s);
 
-function toId(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  if (v && typeof v === 'object' && 'id' in v) return toId((v as { id: unknown }).id);
-  return undefined;
-}
-
-function ids(v: unknown): number[] {
-  const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
-  return list.map((x) => {
-    const id = toId(x);
-    if (id === undefined) throw new WriteError(`Invalid relation id ${JSON.stringify(x)}`);
-    return id;
-  });
-}
-
-/** Every v4 relation value form -> one operation. */
-export function toRelationOp(value: unknown): RelationOp {
-  if (value === null) return { set: [] };
-  if (Array.isArray(value) || typeof value !== 'object' || 'id' in (value as object)) return { set: ids(value) };
-  const v = value as Record<string, unknown>;
-  if ('set' in v) return { set: ids(v.set) };
-  const op: RelationOp = {};
-  if ('connect' in v) {
-    op.connect = (Array.isArray(v.connect) ? v.connect : [v.connect]).map((c) => ({
-      id: ids(c)[0],
-      position: c && typeof c === 'object' ? (c as { position?: ConnectPosition }).position : undefined,
-    }));
-  }
-  if ('disconnect' in v) op.disconnect = ids(v.disconnect);
-  return op;
-}
-
-function scalarAssignments(db: Executor, ct: ContentType, data: Record<string, unknown>): { cols: string[]; vals: SqlValue[] } {
+function scalarAssignments(db: Executor, ct: ContentType, data: Data): { cols: string[]; vals: SqlValue[] } {
   const cols: string[] = [];
   const vals: SqlValue[] = [];
   for (const [name, value] of Object.entries(data)) {
@@ -62,7 +26,7 @@ function scalarAssignments(db: Executor, ct: ContentType, data: Record<string, u
   return { cols, vals };
 }
 
-function now(db: Executor, ct: ContentType, data: Record<string, unknown>, isCreate: boolean): Record<string, unknown> {
+function withTimestamps(ct: ContentType, data: Data, isCreate: boolean): Data {
   if (ct.kind === 'component') return data;
   const d = new Date();
   const out = { ...data };
@@ -71,24 +35,68 @@ function now(db: Executor, ct: ContentType, data: Record<string, unknown>, isCre
   return out;
 }
 
-export async function insertEntity(db: Executor, model: Model, ct: ContentType, data: Record<string, unknown>): Promise<number> {
-  const row = now(db, ct, data, true);
-  const { cols, vals } = scalarAssignments(db, ct, row);
+function isComponentField(attr: Attribute | undefined): attr is ComponentAttribute | DynamicZoneAttribute {
+  return attr?.kind === 'component' || attr?.kind === 'dynamiczone';
+}
+
+function rowWriter(db: Executor, model: Model): RowWriter {
+  return {
+    create: (ct, data) => insertEntity(db, model, ct, data),
+    update: (ct, id, data) => updateEntity(db, model, ct, id, data),
+    async deleteRows(ct, ids) {
+      await deleteOwned(db, model, ct, ids);
+      await db.run(`DELETE FROM ${q(db, ct.collectionName)} WHERE ${db.dialect.inList('id', '?')}`, [db.dialect.listValue(ids)]);
+    },
+  };
+}
+
+/** Components of `data` written before the row (create or v4 update semantics), by attribute. */
+async function writeComponentRows(components: ComponentWriter, ct: ContentType, data: Data, entityId: number | null): Promise<Map<string, ComponentLink[]>> {
+  const out = new Map<string, ComponentLink[]>();
+  for (const attr of Object.values(ct.attributes)) {
+    if (!isComponentField(attr) || data[attr.name] === undefined) continue;
+    out.set(attr.name, entityId === null ? await components.create(attr, data[attr.name]) : await components.update(entityId, attr, data[attr.name]));
+  }
+  return out;
+}
+
+async function writeLinks(db: Executor, ct: ContentType, id: number, data: Data, components: ComponentWriter, written: Map<string, ComponentLink[]>, mode: WriteMode): Promise<void> {
+  for (const attr of Object.values(ct.attributes)) {
+    const value = data[attr.name];
+    if (value === undefined) continue;
+    if (attr.kind === 'relation') {
+      if (attr.relation.startsWith('morph') || (mode === 'create' && value === null)) continue;
+      const op = parseRelationValue(value);
+      if (op) await writeRelation(db, ct, attr, id, op, mode);
+    } else if (attr.kind === 'media') {
+      const op = parseRelationValue(value);
+      if (op) await writeMedia(db, ct, attr, id, op, mode);
+    } else if (isComponentField(attr)) {
+      await components.link(id, attr, written.get(attr.name) ?? [], mode === 'create');
+    }
+  }
+}
+
+export async function insertEntity(db: Executor, model: Model, ct: ContentType, data: Data): Promise<number> {
+  const components = new ComponentWriter(db, model, ct, rowWriter(db, model));
+  const written = await writeComponentRows(components, ct, data, null);
+  const { cols, vals } = scalarAssignments(db, ct, withTimestamps(ct, data, true));
   const sql = cols.length
     ? `INSERT INTO ${q(db, ct.collectionName)} (${cols.join(', ')}) VALUES (${vals.map((_, i) => db.dialect.placeholder(i + 1)).join(', ')})`
     : `INSERT INTO ${q(db, ct.collectionName)} DEFAULT VALUES`;
   const id = await db.insert(sql, vals);
-  await writeNested(db, model, ct, id, data, true);
+  await writeLinks(db, ct, id, data, components, written, 'create');
   return id;
 }
 
-export async function updateEntity(db: Executor, model: Model, ct: ContentType, id: number, data: Record<string, unknown>): Promise<void> {
-  const row = now(db, ct, data, false);
-  const { cols, vals } = scalarAssignments(db, ct, row);
+export async function updateEntity(db: Executor, model: Model, ct: ContentType, id: number, data: Data): Promise<void> {
+  const components = new ComponentWriter(db, model, ct, rowWriter(db, model));
+  const written = await writeComponentRows(components, ct, data, id);
+  const { cols, vals } = scalarAssignments(db, ct, withTimestamps(ct, data, false));
   if (cols.length) {
     await db.run(`UPDATE ${q(db, ct.collectionName)} SET ${cols.map((c, i) => `${c} = ${db.dialect.placeholder(i + 1)}`).join(', ')} WHERE id = ${db.dialect.placeholder(cols.length + 1)}`, [...vals, id]);
   }
-  await writeNested(db, model, ct, id, data, false);
+  await writeLinks(db, ct, id, data, components, written, 'update');
 }
 
 export async function deleteEntity(db: Executor, model: Model, ct: ContentType, id: number): Promise<void> {
@@ -99,98 +107,13 @@ export async function deleteEntity(db: Executor, model: Model, ct: ContentType, 
 /** Components and media links owned by these rows (link tables go by foreign-key cascade). */
 async function deleteOwned(db: Executor, model: Model, ct: ContentType, entityIds: number[]): Promise<void> {
   if (!entityIds.length) return;
-  const hasMedia = Object.values(ct.attributes).some((a) => a.kind === 'media');
-  if (hasMedia) {
-    await db.run(`DELETE FROM files_related_morphs WHERE related_type = ? AND ${db.dialect.inList('related_id', '?')}`, [ct.uid, db.dialect.listValue(entityIds)]);
+  const ids = db.dialect.listValue(entityIds);
+  if (Object.values(ct.attributes).some((a) => a.kind === 'media')) {
+    await db.run(`DELETE FROM ${q(db, MEDIA_MORPH_TABLE)} WHERE related_type = ? AND ${db.dialect.inList('related_id', '?')}`, [ct.uid, ids]);
   }
-  const hasComponents = Object.values(ct.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
-  if (!hasComponents) return;
-  const links = await db.all<{ cid: number; ctype: string }>(
-    `SELECT ${COMPONENT_LINK.component} AS cid, ${COMPONENT_LINK.type} AS ctype FROM ${q(db, ct.componentsTable)} WHERE ${db.dialect.inList(COMPONENT_LINK.entity, '?')}`,
-    [db.dialect.listValue(entityIds)],
-  );
-  await db.run(`DELETE FROM ${q(db, ct.componentsTable)} WHERE ${db.dialect.inList(COMPONENT_LINK.entity, '?')}`, [db.dialect.listValue(entityIds)]);
-  await deleteComponentRows(db, model, links);
-}
-
-async function deleteComponentRows(db: Executor, model: Model, links: { cid: number; ctype: string }[]): Promise<void> {
-  const byType = new Map<string, number[]>();
-  for (const l of links) byType.set(l.ctype, [...(byType.get(l.ctype) ?? []), Number(l.cid)]);
-  for (const [uid, cids] of byType) {
-    const comp = model.get(uid);
-    if (!comp) continue;
-    await deleteOwned(db, model, comp, cids);
-    await db.run(`DELETE FROM ${q(db, comp.collectionName)} WHERE ${db.dialect.inList('id', '?')}`, [db.dialect.listValue(cids)]);
-  }
-}
-
-async function writeNested(db: Executor, model: Model, ct: ContentType, id: number, data: Record<string, unknown>, isCreate: boolean): Promise<void> {
-  for (const [name, value] of Object.entries(data)) {
-    const attr: Attribute | undefined = ct.attributes[name];
-    if (!attr || value === undefined) continue;
-    switch (attr.kind) {
-      case 'relation':
-        if (!attr.relation.startsWith('morph')) await writeRelation(db, ct, attr, id, toRelationOp(value));
-        break;
-      case 'media':
-        await writeMedia(db, ct, attr, id, toRelationOp(value));
-        break;
-      case 'component':
-      case 'dynamiczone':
-        await writeComponents(db, model, ct, id, attr, value, isCreate);
-        break;
-    }
-  }
-}
-
-interface ComponentItem {
-  uid: string;
-  data: Record<string, unknown>;
-}
-
-function componentItems(attr: ComponentAttribute | DynamicZoneAttribute, value: unknown): ComponentItem[] {
-  if (value === null) return [];
-  if (attr.kind === 'component') {
-    const list = attr.repeatable ? value : [value];
-    if (!Array.isArray(list)) throw new WriteError(`${attr.name} must be an array`);
-    return list.map((d) => ({ uid: attr.component, data: (d ?? {}) as Record<string, unknown> }));
-  }
-  if (!Array.isArray(value)) throw new WriteError(`${attr.name} must be an array`);
-  return value.map((d) => ({ uid: String((d as { __component?: unknown }).__component), data: d as Record<string, unknown> }));
-}
-
-async function writeComponents(db: Executor, model: Model, ct: ContentType, entityId: number, attr: ComponentAttribute | DynamicZoneAttribute, value: unknown, isCreate: boolean): Promise<void> {
+  if (!Object.values(ct.attributes).some(isComponentField)) return;
   const L = q(db, ct.componentsTable);
-  const existing = isCreate ? [] : await db.all<{ cid: number; ctype: string }>(
-    `SELECT ${COMPONENT_LINK.component} AS cid, ${COMPONENT_LINK.type} AS ctype FROM ${L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ?`,
-    [entityId, attr.name],
-  );
-  const owned = new Set(existing.map((e) => `${e.ctype}#${e.cid}`));
-  const kept = new Set<string>();
-  const written: { uid: string; id: number }[] = [];
-  for (const item of componentItems(attr, value)) {
-    const comp = model.get(item.uid);
-    if (!comp || comp.kind !== 'component') throw new WriteError(`Invalid component ${item.uid}`);
-    const itemId = toId(item.data.id);
-    const { id: _drop, __component: _c, ...fields } = item.data;
-    void _drop; void _c;
-    if (itemId !== undefined && owned.has(`${item.uid}#${itemId}`)) {
-      await updateEntity(db, model, comp, itemId, fields);
-      kept.add(`${item.uid}#${itemId}`);
-      written.push({ uid: item.uid, id: itemId });
-    } else if (itemId !== undefined && attr.kind === 'component' && !isCreate) {
-      throw new WriteError(`Some of the provided components in ${attr.name} are not related to the entity`);
-    } else {
-      written.push({ uid: item.uid, id: await insertEntity(db, model, comp, fields) });
-    }
-  }
-  await db.run(`DELETE FROM ${L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ?`, [entityId, attr.name]);
-  await deleteComponentRows(db, model, existing.filter((e) => !kept.has(`${e.ctype}#${e.cid}`)));
-  const ordered = attr.kind === 'dynamiczone' || attr.repeatable;
-  for (const [i, w] of written.entries()) {
-    await db.run(
-      `INSERT INTO ${L} (${COMPONENT_LINK.entity}, ${COMPONENT_LINK.component}, ${COMPONENT_LINK.type}, ${COMPONENT_LINK.field}, ${q(db, COMPONENT_LINK.order)}) VALUES (?, ?, ?, ?, ?)`,
-      [entityId, w.id, w.uid, attr.name, ordered ? i + 1 : null],
-    );
-  }
+  const links = await db.all<ComponentLink>(`SELECT ${COMPONENT_LINK.component} AS cid, ${COMPONENT_LINK.type} AS ctype FROM ${L} WHERE ${db.dialect.inList(COMPONENT_LINK.entity, '?')}`, [ids]);
+  await db.run(`DELETE FROM ${L} WHERE ${db.dialect.inList(COMPONENT_LINK.entity, '?')}`, [ids]);
+  await new ComponentWriter(db, model, ct, rowWriter(db, model)).deleteComponents(links);
 }

@@ -1,81 +1,237 @@
-// Link-table writes for one relation or media attribute of one entity, keeping v4's order columns.
-import type { ContentType, MediaAttribute, RelationAttribute } from '../model/types';
+// Link-table writes for one relation or media attribute of one entity, as v4's entity manager does them, so
+// the order columns on both sides hold the values v4 would write (an existing v4 database stays coherent):
+//  - own order (`<target>_order`, x-to-many sides): set -> 1..n; connect -> v4's fractional positions, then
+//    renumbered 1..n; disconnect -> renumbered;
+//  - inverse order (`<this>_order`, bidirectional many-to-x): a new link goes last for its target
+//    (max + 1); targets that lose a link through disconnect/set, or a to-one replacement, are renumbered;
+//  - bidirectional one-to-x: a target taken by this entity is removed from its previous owner;
+//  - to-one: one link at most (the last id given wins).
+// Media (`files_related_morphs`) keep an `order` per (entity, type, field).
+import type { ContentType, JoinTable, MediaAttribute, RelationAttribute } from '../model/types';
 import { MEDIA_MORPH_TABLE } from '../model/names';
-import type { Executor } from './dialect';
+import type { Executor, SqlValue } from './dialect';
+import { applyConnect, connectOrderMap } from './relation-order';
+import type { ConnectItem, RelationId, RelationOp } from './relation-ops';
 
-/** The normalized operation for one attribute: `set` replaces, connect/disconnect edit. */
-export interface RelationOp {
-  set?: number[];
-  connect?: Array<{ id: number; position?: { before?: number; after?: number; start?: boolean; end?: boolean } }>;
-  disconnect?: number[];
+export type WriteMode = 'create' | 'update';
+
+const key = (id: RelationId) => String(id);
+
+/** rows per multi-row statement: far below every dialect's parameter limit */
+const CHUNK = 200;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
 }
 
-const q = (db: Executor, s: string) => db.dialect.quote(s);
+function uniq(ids: RelationId[]): RelationId[] {
+  return [...new Map(ids.map((id) => [key(id), id])).values()];
+}
 
-export async function writeRelation(db: Executor, ct: ContentType, attr: RelationAttribute, entityId: number, op: RelationOp): Promise<void> {
+/** The SQL of one link table, seen from the side being written. */
+class LinkTable {
+  readonly T: string;
+  readonly J: string;
+  readonly I: string;
+  readonly O: string | null;
+  readonly IO: string | null;
+  constructor(private readonly db: Executor, jt: JoinTable, ordered: boolean, inverseOrdered: boolean) {
+    const q = (s: string) => db.dialect.quote(s);
+    this.T = q(jt.name);
+    this.J = q(jt.joinColumn);
+    this.I = q(jt.inverseJoinColumn);
+    this.O = ordered && jt.orderColumn ? q(jt.orderColumn) : null;
+    this.IO = inverseOrdered && jt.inverseOrderColumn ? q(jt.inverseOrderColumn) : null;
+  }
+
+  private inList(expr: string, ids: RelationId[]): [string, SqlValue] {
+    return [this.db.dialect.inList(expr, '?'), this.db.dialect.listValue(ids)];
+  }
+
+  /** which of `ids` are linked to the entity now */
+  async linked(entityId: number, ids: RelationId[]): Promise<RelationId[]> {
+    const [cond, list] = this.inList(this.I, ids);
+    const rows = await this.db.all<{ t: RelationId }>(`SELECT ${this.I} AS t FROM ${this.T} WHERE ${this.J} = ? AND ${cond}`, [entityId, list]);
+    return rows.map((r) => r.t);
+  }
+
+  /** deletes links of the entity (to `ids`, or to every target but `keep`), then renumbers like v4 */
+  async unlink(entityId: number, sel: { ids: RelationId[] } | { keep: RelationId[] }): Promise<void> {
+    const [cond, list] = 'ids' in sel ? this.inList(this.I, sel.ids) : this.inList(this.I, sel.keep);
+    const where = `${this.J} = ? AND ${'ids' in sel ? cond : `NOT ${cond}`}`;
+    const removed = this.IO ? await this.db.all<{ t: RelationId }>(`SELECT ${this.I} AS t FROM ${this.T} WHERE ${where}`, [entityId, list]) : [];
+    await this.db.run(`DELETE FROM ${this.T} WHERE ${where}`, [entityId, list]);
+    await this.renumberOwn(entityId);
+    await this.renumberInverse(removed.map((r) => r.t));
+  }
+
+  /** own order column of the entity -> 1..n (v4's cleanOrderColumns) */
+  async renumberOwn(entityId: number): Promise<void> {
+    if (!this.O) return;
+    await this.db.run(
+      `UPDATE ${this.T} SET ${this.O} = r.n FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY ${this.J} ORDER BY ${this.O}, id) AS n FROM ${this.T} WHERE ${this.J} = ?) r WHERE r.id = ${this.T}.id`,
+      [entityId],
+    );
+  }
+
+  /** inverse order column of these targets -> 1..n each */
+  async renumberInverse(targets: RelationId[]): Promise<void> {
+    if (!this.IO || !targets.length) return;
+    const [cond, list] = this.inList(this.I, uniq(targets));
+    await this.db.run(
+      `UPDATE ${this.T} SET ${this.IO} = r.n FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY ${this.I} ORDER BY ${this.IO}, id) AS n FROM ${this.T} WHERE ${cond}) r WHERE r.id = ${this.T}.id`,
+      [list],
+    );
+  }
+
+  /** position of a new link at the end of each target's inverse list */
+  async nextInverseOrders(targets: RelationId[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!this.IO || !targets.length) return out;
+    const [cond, list] = this.inList(this.I, targets);
+    const rows = await this.db.all<{ t: RelationId; m: number | null }>(`SELECT ${this.I} AS t, MAX(${this.IO}) AS m FROM ${this.T} WHERE ${cond} GROUP BY ${this.I}`, [list]);
+    for (const r of rows) out.set(key(r.t), Number(r.m ?? 0) + 1);
+    return out;
+  }
+
+  async insert(entityId: number, targets: RelationId[], order: (id: RelationId, i: number) => number | undefined, inverse: Map<string, number>): Promise<void> {
+    const cols = [this.J, this.I, ...(this.O ? [this.O] : []), ...(this.IO ? [this.IO] : [])];
+    const row = `(${cols.map(() => '?').join(', ')})`;
+    const indexed = targets.map((t, i) => [t, i] as const);
+    for (const part of chunks(indexed)) {
+      const values: SqlValue[] = [];
+      for (const [t, i] of part) {
+        values.push(entityId, t);
+        if (this.O) values.push(order(t, i) ?? null);
+        if (this.IO) values.push(inverse.get(key(t)) ?? 1);
+      }
+      await this.db.run(`INSERT INTO ${this.T} (${cols.join(', ')}) VALUES ${part.map(() => row).join(', ')}`, values);
+    }
+  }
+
+  /** new own order values of links that already exist (one statement) */
+  async reorder(entityId: number, targets: RelationId[], order: (id: RelationId) => number | undefined): Promise<void> {
+    if (!this.O) return;
+    for (const part of chunks(targets)) {
+      const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
+      const [cond, list] = this.inList(this.I, part);
+      await this.db.run(
+        `UPDATE ${this.T} SET ${this.O} = CASE ${this.I} ${cases} ELSE ${this.O} END WHERE ${this.J} = ? AND ${cond}`,
+        [...part.flatMap((t) => [t, order(t) ?? null]), entityId, list],
+      );
+    }
+  }
+
+  /** bidirectional one-to-x: these targets leave any other owner */
+  async takeFromOthers(entityId: number, targets: RelationId[]): Promise<void> {
+    if (!targets.length) return;
+    const [cond, list] = this.inList(this.I, targets);
+    await this.db.run(`DELETE FROM ${this.T} WHERE ${cond} AND ${this.J} <> ?`, [list, entityId]);
+  }
+
+  /** the relations v4 reads before placing `connect`: the ones named as neighbours, and the last one */
+  async neighbours(entityId: number, connect: ConnectItem[]): Promise<Array<{ id: RelationId; order: number | null }>> {
+    if (!this.O) return [];
+    const named = connect.flatMap((c) => ('before' in c.position ? [c.position.before] : 'after' in c.position ? [c.position.after] : []));
+    const [cond, list] = this.inList(this.I, named);
+    return this.db.all<{ id: RelationId; order: number | null }>(
+      `SELECT ${this.I} AS id, ${this.O} AS "order" FROM ${this.T} WHERE ${this.J} = ? AND (${cond} OR ${this.O} = (SELECT MAX(${this.O}) FROM ${this.T} WHERE ${this.J} = ?)) ORDER BY ${this.O}, id`,
+      [entityId, list, entityId],
+    );
+  }
+}
+
+const isOneToAny = (a: RelationAttribute) => a.relation === 'oneToOne' || a.relation === 'oneToMany';
+const isManyToAny = (a: RelationAttribute) => a.relation === 'manyToOne' || a.relation === 'manyToMany';
+const isAnyToOne = (a: RelationAttribute) => a.relation === 'oneToOne' || a.relation === 'manyToOne';
+const isAnyToMany = (a: RelationAttribute) => a.relation === 'oneToMany' || a.relation === 'manyToMany';
+const isBidirectional = (a: RelationAttribute) => Boolean(a.mappedBy || a.inversedBy);
+
+/** Writes one relation of one entity. Connect positions throw ConnectOrderError (a 400 for the caller). */
+export async function writeRelation(db: Executor, ct: ContentType, attr: RelationAttribute, entityId: number, op: RelationOp, mode: WriteMode): Promise<void> {
   if (attr.joinColumn) {
-    const last = op.set ? op.set[op.set.length - 1] : op.connect?.length ? op.connect[op.connect.length - 1].id : undefined;
-    const value = last ?? (op.set || op.disconnect ? null : undefined);
-    if (value !== undefined) await db.run(`UPDATE ${q(db, ct.collectionName)} SET ${q(db, attr.joinColumn.name)} = ? WHERE id = ?`, [value, entityId]);
+    // createdBy/updatedBy: a foreign-key column on the row itself
+    const ids = op.kind === 'set' ? op.ids : op.connect.map((c) => c.id);
+    const value = ids.length ? ids[ids.length - 1] : op.kind === 'set' || op.disconnect.length ? null : undefined;
+    if (value !== undefined) await db.run(`UPDATE ${db.dialect.quote(ct.collectionName)} SET ${db.dialect.quote(attr.joinColumn.name)} = ? WHERE id = ?`, [value, entityId]);
     return;
   }
-  const jt = attr.joinTable!;
-  const T = q(db, jt.name), J = q(db, jt.joinColumn), I = q(db, jt.inverseJoinColumn);
-  const thisMany = attr.relation === 'oneToMany' || attr.relation === 'manyToMany';
-  const otherMany = attr.relation === 'manyToOne' || attr.relation === 'manyToMany';
-
-  if (op.set) await db.run(`DELETE FROM ${T} WHERE ${J} = ?`, [entityId]);
-  if (op.disconnect?.length) {
-    await db.run(`DELETE FROM ${T} WHERE ${J} = ? AND ${db.dialect.inList(I, '?')}`, [entityId, db.dialect.listValue(op.disconnect)]);
-  }
-  let targets = op.set ?? op.connect?.map((c) => c.id) ?? [];
-  if (!thisMany && targets.length) {
-    // to-one: the last one wins and replaces what was there
-    targets = [targets[targets.length - 1]];
-    await db.run(`DELETE FROM ${T} WHERE ${J} = ?`, [entityId]);
-  }
-  if (!targets.length) return;
-  const current = await db.all<{ t: number; o: number | null }>(
-    `SELECT ${I} AS t, ${jt.orderColumn ? q(db, jt.orderColumn) : 'NULL'} AS o FROM ${T} WHERE ${J} = ? ORDER BY ${jt.orderColumn ? q(db, jt.orderColumn) + ', ' : ''}id`,
-    [entityId],
-  );
-  const present = new Set(current.map((r) => Number(r.t)));
-  let nextOrder = current.reduce((m, r) => Math.max(m, Number(r.o ?? 0)), 0) + 1;
-  for (const target of targets) {
-    if (present.has(target)) continue;
-    present.add(target);
-    if (!otherMany) {
-      // the target can belong to one entity only: take it from any other
-      await db.run(`DELETE FROM ${T} WHERE ${I} = ?`, [target]);
-    }
-    const cols = [J, I];
-    const vals: (number | null)[] = [entityId, target];
-    if (jt.orderColumn) { cols.push(q(db, jt.orderColumn)); vals.push(nextOrder++); }
-    if (jt.inverseOrderColumn) {
-      const row = await db.get<{ m: number | null }>(`SELECT MAX(${q(db, jt.inverseOrderColumn)}) AS m FROM ${T} WHERE ${I} = ?`, [target]);
-      cols.push(q(db, jt.inverseOrderColumn));
-      vals.push(Number(row?.m ?? 0) + 1);
-    }
-    await db.run(`INSERT INTO ${T} (${cols.join(', ')}) VALUES (${vals.map(() => '?').join(', ')})`, vals);
-  }
+  if (!attr.joinTable) return;
+  const ordered = isAnyToMany(attr);
+  const link = new LinkTable(db, attr.joinTable, ordered, isBidirectional(attr) && isManyToAny(attr));
+  if (mode === 'create') return attach(link, attr, entityId, op);
+  if (op.kind === 'set') return replace(link, attr, entityId, op.ids);
+  return edit(link, attr, entityId, op);
 }
 
-export async function writeMedia(db: Executor, ct: ContentType, attr: MediaAttribute, entityId: number, op: RelationOp): Promise<void> {
-  const M = q(db, MEDIA_MORPH_TABLE), O = q(db, 'order');
-  const key = [entityId, ct.uid, attr.name] as const;
-  if (op.set || !attr.multiple) {
-    if (op.set || op.connect?.length || op.disconnect?.length) {
-      await db.run(`DELETE FROM ${M} WHERE related_id = ? AND related_type = ? AND field = ?`, [...key]);
-    }
+async function attach(link: LinkTable, attr: RelationAttribute, entityId: number, op: RelationOp): Promise<void> {
+  let ids = op.kind === 'set' ? op.ids : uniq(op.connect.map((c) => c.id));
+  // v4 inserts every id of a to-one value on create (and shows the first); the last one wins here
+  if (isAnyToOne(attr)) ids = ids.slice(-1);
+  if (!ids.length) return;
+  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
+  let order = (_id: RelationId, i: number): number | undefined => i + 1;
+  if (op.kind === 'edit' && link.O) {
+    // v4 numbers connected relations from 0 on create, in the order their positions give
+    const placed = applyConnect([], op.connect, true);
+    const at = new Map(placed.map((r, i) => [key(r.id), i]));
+    order = (id) => at.get(key(id));
   }
-  if (op.disconnect?.length && attr.multiple) {
-    await db.run(`DELETE FROM ${M} WHERE related_id = ? AND related_type = ? AND field = ? AND ${db.dialect.inList('file_id', '?')}`, [...key, db.dialect.listValue(op.disconnect)]);
+  await link.insert(entityId, ids, order, await link.nextInverseOrders(ids));
+}
+
+async function replace(link: LinkTable, attr: RelationAttribute, entityId: number, all: RelationId[]): Promise<void> {
+  const ids = isAnyToOne(attr) ? all.slice(-1) : all;
+  await link.unlink(entityId, { keep: ids });
+  if (!ids.length) return;
+  const kept = new Set((await link.linked(entityId, ids)).map(key));
+  const position = new Map(ids.map((id, i) => [key(id), i + 1]));
+  await link.reorder(entityId, ids.filter((id) => kept.has(key(id))), (id) => position.get(key(id)));
+  const added = ids.filter((id) => !kept.has(key(id)));
+  await link.insert(entityId, added, (id) => position.get(key(id)), await link.nextInverseOrders(added));
+  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
+}
+
+async function edit(link: LinkTable, attr: RelationAttribute, entityId: number, op: Extract<RelationOp, { kind: 'edit' }>): Promise<void> {
+  const connect = isAnyToOne(attr) ? op.connect.slice(-1) : op.connect;
+  if (op.disconnect.length) await link.unlink(entityId, { ids: op.disconnect });
+  if (!connect.length) return;
+  const ids = uniq(connect.map((c) => c.id));
+  let order = (_id: RelationId): number | undefined => undefined;
+  if (link.O) {
+    const orders = connectOrderMap(applyConnect(await link.neighbours(entityId, connect), connect, op.strict));
+    order = (id) => orders.get(key(id));
   }
-  let files = op.set ?? op.connect?.map((c) => c.id) ?? [];
-  if (!attr.multiple && files.length) files = [files[files.length - 1]];
-  const row = await db.get<{ m: number | null }>(`SELECT MAX(${O}) AS m FROM ${M} WHERE related_id = ? AND related_type = ? AND field = ?`, [...key]);
-  let order = Number(row?.m ?? 0) + 1;
-  for (const fileId of files) {
-    await db.run(`INSERT INTO ${M} (file_id, related_id, related_type, field, ${O}) VALUES (?, ?, ?, ?, ?)`, [fileId, ...key, order++]);
+  const present = new Set((await link.linked(entityId, ids)).map(key));
+  await link.reorder(entityId, ids.filter((id) => present.has(key(id))), order);
+  const added = ids.filter((id) => !present.has(key(id)));
+  await link.insert(entityId, added, (id) => order(id), await link.nextInverseOrders(added));
+  await link.renumberOwn(entityId);
+  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
+  if (isAnyToOne(attr)) await link.unlink(entityId, { keep: [ids[0]] });
+}
+
+/** Media links of one entity field. `set` replaces; connect/disconnect edit the list (positions as relations). */
+export async function writeMedia(db: Executor, ct: ContentType, attr: MediaAttribute, entityId: number, op: RelationOp, mode: WriteMode): Promise<void> {
+  const M = db.dialect.quote(MEDIA_MORPH_TABLE), O = db.dialect.quote('order');
+  const owner = [entityId, ct.uid, attr.name] as const;
+  const where = `related_id = ? AND related_type = ? AND field = ?`;
+  let files: RelationId[];
+  if (op.kind === 'set') {
+    // a single media field keeps the first file given, which is the one v4 shows
+    files = attr.multiple ? op.ids : op.ids.slice(0, 1);
+  } else {
+    const current = mode === 'create' ? [] : await db.all<{ id: number; order: number | null }>(`SELECT file_id AS id, ${O} AS "order" FROM ${M} WHERE ${where} ORDER BY ${O}, id`, [...owner]);
+    const gone = new Set(op.disconnect.map(key));
+    const kept = current.filter((r) => !gone.has(key(r.id))).map((r, i) => ({ id: r.id as RelationId, order: i + 1 }));
+    if (!attr.multiple) files = op.connect.length ? [op.connect[op.connect.length - 1].id] : kept.map((r) => r.id);
+    else files = applyConnect(kept, op.connect, op.strict).map((r) => r.id);
+  }
+  if (mode === 'update') await db.run(`DELETE FROM ${M} WHERE ${where}`, [...owner]);
+  const rows = uniq(files).map((fileId, i) => [fileId, ...owner, i + 1]);
+  for (const part of chunks(rows)) {
+    await db.run(`INSERT INTO ${M} (file_id, related_id, related_type, field, ${O}) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, part.flat());
   }
 }

@@ -59,7 +59,8 @@ const CASES: Case[] = [
   { name: 'relation id that does not exist', method: 'POST', url: '/api/articles', body: { data: { ...article, author: 99999 } }, status: 400, error: 'ValidationError', message: '1 relation(s) of type api::author.author associated with this entity do not exist' },
   { name: 'media id that does not exist', method: 'POST', url: '/api/articles', body: { data: { ...article, cover: 99999 } }, status: 400, error: 'ValidationError', message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist' },
   { name: 'component missing a required field', method: 'POST', url: '/api/articles', body: { data: { ...article, seo: { metaDescription: 'd' } } }, status: 400, error: 'ValidationError', message: 'seo.metaTitle must be defined.' },
-  { name: 'dynamic zone item without __component', method: 'POST', url: '/api/articles', body: { data: { ...article, blocks: [{ body: 'x' }] } }, status: 400, error: 'ValidationError', message: 'blocks[0].__component is a required field' },
+  // v4 also reports its relations check ("Cannot build relations store ...") for this item: 2 errors (verified on 4.26.2)
+  { name: 'dynamic zone item without __component', method: 'POST', url: '/api/articles', body: { data: { ...article, blocks: [{ body: 'x' }] } }, status: 400, error: 'ValidationError', message: '2 errors occurred' },
   { name: 'invalid date', method: 'POST', url: '/api/articles', body: { data: { ...article, publishDate: 'yesterday' } }, status: 400, error: 'ValidationError', message: 'Invalid format, expected yyyy-MM-dd' },
   { name: 'update with required null', method: 'PUT', url: '/api/articles/1', body: { data: { title: null } }, status: 400, error: 'ValidationError', message: 'title must be a `string` type, but the final value was: `null`.' }, // as v4 (recorded in crud.golden)
   { name: 'update of a missing id', method: 'PUT', url: '/api/articles/99999', body: { data: { title: 'x' } }, status: 404, error: 'NotFoundError', message: 'Not Found' },
@@ -68,7 +69,7 @@ const CASES: Case[] = [
   { name: 'unknown route', method: 'POST', url: '/api/nothing-here', body: { data: {} }, status: 404, error: 'NotFoundError', message: 'Not Found' },
   { name: 'wrong method', method: 'PATCH', url: '/api/articles/1', body: { data: { title: 'x' } }, status: 405, error: 'MethodNotAllowedError', message: 'Method Not Allowed' },
   { name: 'invalid token', method: 'POST', url: '/api/articles', body: { data: article }, auth: 'not-a-token', status: 401, error: 'UnauthorizedError', message: 'Missing or invalid credentials' },
-  { name: 'bad sort direction', method: 'GET', url: '/api/articles?sort=title:up', status: 400, error: 'ValidationError', message: /sort/ },
+  { name: 'bad sort direction', method: 'GET', url: '/api/articles?sort=title:up', status: 400, error: 'ValidationError', message: 'Invalid order. order can only be one of asc|desc|ASC|DESC' },
   { name: 'unknown filter key', method: 'GET', url: '/api/articles?filters[nope][$eq]=1', status: 400, error: 'ValidationError', message: 'Invalid parameter nope' },
   { name: 'private field filter', method: 'GET', url: '/api/authors?filters[secret][$startsWith]=a', status: 400, error: 'ValidationError', message: 'Invalid parameter secret' },
   { name: 'mixed pagination', method: 'GET', url: '/api/articles?pagination[page]=1&pagination[limit]=2', status: 400, error: 'ValidationError', message: 'Invalid pagination parameters. Expected either start/limit or page/pageSize' },
