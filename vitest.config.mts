@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // every HTTP response of every test is scanned for password hashes and reset/confirmation tokens
+    setupFiles: ['test/helpers/response-audit-setup.ts'],
   },
 });

@@ -49,8 +49,8 @@ export interface ApiTokenServiceDeps {
   /** `admin.apiToken.salt`; empty: tokens can be neither created nor checked */
   salt: string;
   log?: { warn(msg: string): void };
-  /** the content-API actions a custom token may name (v4 validates against its action registry); unchecked when absent */
-  validActions?: () => Iterable<string>;
+  /** the content-API actions a custom token may name (v4 validates against its action registry); unchecked when absent or undefined */
+  validActions?: () => Iterable<string> | undefined;
 }
 
 const isCustom = (type: unknown) => type === 'custom';
@@ -84,8 +84,9 @@ export function createApiTokenService(deps: ApiTokenServiceDeps) {
     const empty = permissions === null || permissions === undefined || (Array.isArray(permissions) && permissions.length === 0);
     if (!isCustom(type) && !empty) throw new ValidationError('Non-custom tokens should not reference permissions');
     if (isCustom(type) && !Array.isArray(permissions)) throw new ValidationError('Missing permissions attribute for custom token');
-    if (isCustom(type) && deps.validActions) {
-      const valid = new Set(deps.validActions());
+    const known = deps.validActions?.();
+    if (isCustom(type) && known) {
+      const valid = new Set(known);
       const invalid = [...new Set(permissions as unknown[])].filter((p) => !valid.has(p as string));
       if (invalid.length) throw new ValidationError(`Unknown permissions provided: ${invalid.join(', ')}`);
     }

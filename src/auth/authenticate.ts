@@ -1,12 +1,14 @@
 // Who is calling: v4's content-API strategies in their order. The api-token strategy (@strapi/admin)
-// looks the bearer up by its HMAC; the users-permissions strategy then verifies it as a JWT (a later
-// issue: for now any other bearer is rejected); with no usable `Authorization: Bearer <x>` header the
-// caller is the Public role. Token lookups are cached by hash; `lastUsedAt` is written at most once an
-// hour per token, in the background.
+// looks the bearer up by its HMAC; the users-permissions strategy then verifies it as a JWT (jwt-strategy.ts);
+// with no usable `Authorization: Bearer <x>` header the caller is the Public role. An invalid bearer never
+// falls back to Public. The result carries the request's one Ability. Token lookups are cached by hash;
+// `lastUsedAt` is written at most once a minute per token, in the background.
 import type { QueryFn, WriteListener } from '../query/query-engine';
+import type { Entity } from '../query/types';
+import { FULL_ACCESS, READ_ONLY, abilityOf, type Ability, type AbilityCache } from './abilities';
 import { API_TOKEN_PERMISSION_UID, API_TOKEN_UID, type ApiToken, type ApiTokenService, type ApiTokenType } from './api-token-service';
 
-export type AuthFailure = 'Missing or invalid credentials' | 'Token expired';
+export type AuthFailure = 'Missing or invalid credentials' | 'Token expired' | 'Invalid credentials';
 
 export interface ApiTokenCredentials {
   id: number;
@@ -18,29 +20,38 @@ export interface ApiTokenCredentials {
 }
 
 export type Auth =
-  | { kind: 'public' }
-  | { kind: 'api-token'; token: ApiTokenCredentials }
+  | { kind: 'public'; ability: Ability }
+  | { kind: 'api-token'; token: ApiTokenCredentials; ability: Ability }
+  /** a users-permissions user (JWT); `user` has its role populated and no private attribute */
+  | { kind: 'user'; user: Entity; ability: Ability }
   | { kind: 'none'; reason: AuthFailure };
 
 export interface AuthLogger {
   error(obj: unknown, msg?: string): void;
 }
 
+/** The users-permissions strategy: a bearer that is not an API token. */
+export interface JwtAuthenticator {
+  authenticate(bearer: string): Promise<Auth>;
+}
+
 export interface AuthenticatorDeps {
   query: QueryFn;
   apiTokens: Pick<ApiTokenService, 'hash' | 'getBy'>;
+  abilities: AbilityCache;
+  jwt?: JwtAuthenticator;
   log?: AuthLogger;
-  /** when given, authenticate() waits for its pending reload so authorize() sees committed permission changes */
-  permissions?: { ready(): Promise<void> | void };
   /** most cached lookups kept (default 1000) */
   cacheSize?: number;
   /** a cached lookup is re-read after this long, so changes made by another process show up (default 10 s) */
   cacheTtlMs?: number;
+  /** lastUsedAt is written at most this often per token (default 1 minute) */
+  lastUsedIntervalMs?: number;
   /** clock (tests) */
   now?: () => number;
 }
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
 const BEARER = /^bearer$/i;
 
 /** v4 `extractToken`: exactly `<scheme> <token>` split on whitespace, the scheme `bearer` in any case. */
@@ -51,21 +62,30 @@ export function extractBearer(header: string | undefined): string | null {
   return parts[1]; // may be '' (v4 then fails the JWT check: 401, not public)
 }
 
+type CachedToken = ApiTokenCredentials & { lastUsedAt: number | null; ability: Ability };
+
 interface CachedLookup {
-  token: (ApiTokenCredentials & { lastUsedAt: number | null }) | null;
+  token: CachedToken | null;
   at: number;
 }
 
-function toMillis(v: unknown): number | null {
+export function toMillis(v: unknown): number | null {
   if (v === null || v === undefined || v === '') return null;
-  const ms = typeof v === 'number' ? v : new Date(String(v)).getTime();
+  const ms = typeof v === 'number' ? v : v instanceof Date ? v.getTime() : new Date(String(v)).getTime();
   return Number.isNaN(ms) ? null : ms;
+}
+
+function tokenAbility(type: ApiTokenType, permissions: string[] | null): Ability {
+  if (type === 'full-access') return FULL_ACCESS;
+  if (type === 'read-only') return READ_ONLY;
+  return abilityOf(permissions ?? []);
 }
 
 export function createAuthenticator(deps: AuthenticatorDeps) {
   const { query, apiTokens } = deps;
   const cacheSize = deps.cacheSize ?? 1000;
   const ttl = deps.cacheTtlMs ?? 10_000;
+  const interval = deps.lastUsedIntervalMs ?? MINUTE;
   const now = deps.now ?? Date.now;
   /** hash -> lookup result (a miss is cached too: unknown bearers must not cost a query each) */
   const cache = new Map<string, CachedLookup>();
@@ -75,21 +95,20 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
   /** bumped by every token write: a lookup started before it must not be cached */
   let generation = 0;
 
-  async function lookup(hash: string): Promise<CachedLookup['token']> {
+  async function lookup(hash: string): Promise<CachedToken | null> {
     const hit = cache.get(hash);
     const t = now();
     if (hit && t - hit.at < ttl) return hit.token;
     const gen = generation;
     const row: ApiToken | null = await apiTokens.getBy({ accessKey: hash });
-    const token = row
-      ? {
-        id: row.id,
-        type: row.type,
-        permissions: row.type === 'custom' && Array.isArray(row.permissions) ? (row.permissions as string[]) : null,
-        expiresAt: row.expiresAt ?? null,
-        lastUsedAt: toMillis(row.lastUsedAt),
-      }
-      : null;
+    let token: CachedToken | null = null;
+    if (row) {
+      const permissions = row.type === 'custom' && Array.isArray(row.permissions) ? (row.permissions as string[]) : null;
+      token = {
+        id: row.id, type: row.type, permissions, expiresAt: row.expiresAt ?? null,
+        lastUsedAt: toMillis(row.lastUsedAt), ability: tokenAbility(row.type, permissions),
+      };
+    }
     if (gen === generation) {
       cache.delete(hash);
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
@@ -99,14 +118,14 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
   }
 
   /**
-   * lastUsedAt when an hour has passed since the last write, off the request path. (v4 4.26.2 means to do
-   * this but compares with `parseISO(lastUsedAt)`, which is NaN while the column is NULL, so in practice
-   * it never writes it; we write it as intended, which v4 reads back without trouble.)
+   * lastUsedAt when a minute has passed since the last write, off the request path. (v4 4.26.2 means to do
+   * this hourly but compares with `parseISO(lastUsedAt)`, which is NaN while the column is NULL, so in
+   * practice it never writes it; we write it as intended, which v4 reads back without trouble.)
    */
-  function touch(token: ApiTokenCredentials & { lastUsedAt: number | null }, t: number): void {
+  function touch(token: CachedToken, t: number): void {
     const seen = lastUsed.get(token.id);
     const last = seen === undefined ? token.lastUsedAt : Math.max(seen, token.lastUsedAt ?? seen);
-    if (last !== null && t - last < HOUR) return;
+    if (last !== null && t - last < interval) return;
     if (lastUsed.size >= 10_000) lastUsed.clear();
     lastUsed.set(token.id, t);
     const p = query(API_TOKEN_UID)
@@ -116,7 +135,7 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
     pending.add(p);
   }
 
-  /** Registered with createQueryEngine: token writes drop the cache. */
+  /** Registered with createQueryEngine: token writes drop the cache (our own lastUsedAt writes included, harmlessly). */
   const onWrite: WriteListener = (uid) => {
     if (uid === API_TOKEN_UID || uid === API_TOKEN_PERMISSION_UID) {
       generation++;
@@ -127,26 +146,27 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
   return {
     async authenticate(authorizationHeader: string | undefined): Promise<Auth> {
       const bearer = extractBearer(authorizationHeader);
-      if (bearer === null) {
-        await deps.permissions?.ready();
-        return { kind: 'public' };
-      }
+      if (bearer === null) return { kind: 'public', ability: await deps.abilities.forPublic() };
       let hash: string | null = null;
-      try {
-        hash = apiTokens.hash(bearer);
-      } catch {
-        hash = null; // no salt: API tokens are unusable, the bearer can only be something else
+      // API tokens are hex: a bearer with a dot (a JWT) cannot be one, so it costs no lookup
+      if (!bearer.includes('.')) {
+        try {
+          hash = apiTokens.hash(bearer);
+        } catch {
+          hash = null; // no salt: API tokens are unusable, the bearer can only be something else
+        }
       }
       const token = hash === null ? null : await lookup(hash);
-      if (!token) {
-        // users-permissions JWTs come here (later issue); anything else is invalid, never public
-        return { kind: 'none', reason: 'Missing or invalid credentials' };
-      }
+      if (!token) return deps.jwt ? deps.jwt.authenticate(bearer) : { kind: 'none', reason: 'Missing or invalid credentials' };
       const t = now();
       const expires = toMillis(token.expiresAt);
       if (expires !== null && expires < t) return { kind: 'none', reason: 'Token expired' };
       touch(token, t);
-      return { kind: 'api-token', token: { id: token.id, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt } };
+      return {
+        kind: 'api-token',
+        token: { id: token.id, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt },
+        ability: token.ability,
+      };
     },
     onWrite,
     /** waits for background lastUsedAt writes (call before closing the database) */

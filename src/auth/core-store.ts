@@ -22,6 +22,8 @@ export interface CoreStoreScope {
 export interface CoreStore extends CoreStoreScope {
   /** `strapi.store({ type: 'plugin', name: 'users-permissions' })` */
   (defaults: Partial<CoreStoreParams>): CoreStoreScope;
+  /** called with the full key (`plugin_users-permissions_advanced`) after each set or delete: caches of settings listen here */
+  subscribe(listener: (fullKey: string) => void): () => void;
 }
 
 const TABLE = 'strapi_core_store_settings';
@@ -67,6 +69,8 @@ function decode(row: { value: string | null; type: string | null }): unknown {
 
 export function createCoreStore(db: Database): CoreStore {
   const q = (id: string) => db.dialect.quote(id);
+  const listeners = new Set<(key: string) => void>();
+  const changed = (p: Partial<CoreStoreParams> & { key: string }) => { for (const l of listeners) l(fullKey(p, 'core')); };
   const get = async (p: Partial<CoreStoreParams> & { key: string }): Promise<unknown> => {
     const w = whereOf(db, p, 'core');
     const row = await db.get<{ value: string | null; type: string | null }>(
@@ -89,10 +93,12 @@ export function createCoreStore(db: Database): CoreStore {
         );
       }
     });
+    changed(p);
   };
   const del = async (p: Partial<CoreStoreParams> & { key: string }): Promise<void> => {
     const w = whereOf(db, p, 'core');
     await db.run(`DELETE FROM ${q(TABLE)} WHERE ${w.sql}`, w.params);
+    changed(p);
   };
   const store = ((defaults: Partial<CoreStoreParams>): CoreStoreScope => ({
     get: (p) => get({ ...defaults, ...p }),
@@ -102,5 +108,9 @@ export function createCoreStore(db: Database): CoreStore {
   store.get = get;
   store.set = set;
   store.delete = del;
+  store.subscribe = (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
   return store;
 }

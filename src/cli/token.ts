@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createTessera } from '../core/tessera';
 import { optString, type Args } from './args';
 import { describeStartupError } from './startup-error';
+import { ApplicationError } from '../errors';
 
 const DAY = 24 * 60 * 60 * 1000;
 const USAGE = 'usage: tessera token create --name N --type full-access|read-only|custom [--lifespan 7|30|90] [--permissions a,b] [--description D] [--dir DIR]\n       tessera token list [--dir DIR]\n       tessera token revoke <id|name> [--dir DIR]';
@@ -52,6 +53,12 @@ export async function token(args: Args): Promise<number> {
     }
     process.stderr.write(`${USAGE}\n`);
     return 2;
+  } catch (err) {
+    if (err instanceof ApplicationError) {
+      process.stderr.write(`tessera: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
   } finally {
     await app.close();
   }

@@ -8,6 +8,7 @@ import type { QueryFn } from '../query/query-engine';
 import type { Database } from '../storage/dialect';
 import type { Api } from './api';
 import type { CoreAccess } from './access';
+import type { EntityService } from './entity-service';
 import type { TesseraPlugin } from './plugin';
 
 export interface StrapiDeps {
@@ -19,6 +20,7 @@ export interface StrapiDeps {
   api: Api;
   access: CoreAccess;
   plugins: TesseraPlugin[];
+  entityService: EntityService;
 }
 
 export function createStrapiObject(d: StrapiDeps) {
@@ -50,6 +52,9 @@ export function createStrapiObject(d: StrapiDeps) {
     components: Object.fromEntries([...model.components].map(([uid, ct]) => [uid, ct.schema])),
     getModel: schemaOf,
     query: (uid: string) => d.query(uid),
+    entityService: d.entityService,
+    /** v4 `strapi.store(...)`: the core store (`strapi_core_store_settings`) */
+    store: d.access.store,
     db: { query: (uid: string) => d.query(uid), connection: d.db },
     service(uid: string) {
       if (uid.startsWith('admin::')) return adminServices[uid.slice('admin::'.length)];

@@ -8,7 +8,8 @@ export interface RequestContext {
   query: Record<string, unknown>;
   params: Record<string, string>;
   request: { body: unknown; query: Record<string, unknown>; headers: Record<string, string | string[] | undefined>; method: string; url: string };
-  state: { auth: Auth; route: { uid?: string; action?: string; handler: string } };
+  /** `user`: the signed-in users-permissions user (JWT), without private attributes (v4 `ctx.state.user`) */
+  state: { auth: Auth; route: { uid?: string; action?: string; handler: string }; user?: Record<string, unknown> & { id: number } };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */
   raw?: { req: FastifyRequest; reply: FastifyReply };
   body: unknown;
@@ -32,13 +33,14 @@ export function createContext(init: {
   url: string;
   auth: Auth;
   route: RequestContext['state']['route'];
+  user?: RequestContext['state']['user'];
   raw?: RequestContext['raw'];
 }): RequestContext {
   const ctx: RequestContext = {
     query: init.query,
     params: init.params,
     request: { body: init.body, query: init.query, headers: init.headers, method: init.method, url: init.url },
-    state: { auth: init.auth, route: init.route },
+    state: { auth: init.auth, route: init.route, user: init.user },
     raw: init.raw,
     body: undefined,
     status: 200,

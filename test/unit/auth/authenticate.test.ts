@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiTokenService, type ApiTokenService } from '../../../src/auth/api-token-service';
-import { createAuthenticator, extractBearer } from '../../../src/auth/authenticate';
+import { createAuthenticator, extractBearer, type Auth } from '../../../src/auth/authenticate';
+import { createAbilityCache, FULL_ACCESS, READ_ONLY, type AbilityCache } from '../../../src/auth/abilities';
 import { createQueryEngine, type QueryApi, type QueryFn, type WriteListener } from '../../../src/query/query-engine';
 import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
 import { copyFixtureDb } from '../../helpers/fixture-db';
@@ -11,12 +12,13 @@ import { FIXTURE_APP, fixtureModel } from '../../helpers/fixture-model';
 const SALT = 'peer-api-token-salt-not-for-production';
 const FIXTURE_TOKEN = fs.readFileSync(path.join(FIXTURE_APP, 'fixture-data/token.txt'), 'utf8').trim();
 const DAY = 24 * 60 * 60 * 1000;
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
 
 let db: SqliteDatabase;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 let tokens: ApiTokenService;
+let abilities: AbilityCache;
 const listeners: WriteListener[] = [];
 
 beforeAll(() => {
@@ -24,6 +26,8 @@ beforeAll(() => {
   db = new SqliteDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel(), listeners);
   tokens = createApiTokenService({ query, salt: SALT });
+  abilities = createAbilityCache({ query });
+  listeners.push(abilities.onWrite);
 });
 afterAll(async () => {
   await db.close();
@@ -32,7 +36,7 @@ afterAll(async () => {
 
 /** an authenticator registered as a write listener, as the app wires it */
 function authenticator(opts: Partial<Parameters<typeof createAuthenticator>[0]> = {}) {
-  const a = createAuthenticator({ query, apiTokens: tokens, log: { error: vi.fn() }, ...opts });
+  const a = createAuthenticator({ query, apiTokens: tokens, abilities, log: { error: vi.fn() }, ...opts });
   listeners.push(a.onWrite);
   return a;
 }
@@ -59,14 +63,16 @@ describe('authenticate', () => {
   it('the fixture database token is a full-access API token', async () => {
     const a = authenticator();
     const auth = await a.authenticate(`Bearer ${FIXTURE_TOKEN}`);
-    expect(auth).toEqual({ kind: 'api-token', token: { id: 1, type: 'full-access', permissions: null, expiresAt: null } });
+    expect(auth).toEqual({ kind: 'api-token', token: { id: 1, type: 'full-access', permissions: null, expiresAt: null }, ability: FULL_ACCESS });
     await a.close();
   });
 
   it('a header that is not `Bearer <token>` means no credentials: public', async () => {
     const a = authenticator();
     for (const h of [undefined, '', 'Basic dXNlcjpwYXNz', `Bearer ${FIXTURE_TOKEN} extra`, 'Bearer', FIXTURE_TOKEN]) {
-      expect(await a.authenticate(h)).toEqual({ kind: 'public' });
+      const auth = await a.authenticate(h);
+      expect(auth.kind).toBe('public');
+      expect((auth as Extract<Auth, { kind: 'public' }>).ability.can('api::article.article.find')).toBe(true);
     }
   });
 
@@ -79,7 +85,7 @@ describe('authenticate', () => {
 
   it('without a salt no bearer can be an API token', async () => {
     const noSalt = createApiTokenService({ query, salt: '' });
-    const a = createAuthenticator({ query, apiTokens: noSalt });
+    const a = createAuthenticator({ query, apiTokens: noSalt, abilities });
     expect(await a.authenticate(`Bearer ${FIXTURE_TOKEN}`)).toEqual({ kind: 'none', reason: 'Missing or invalid credentials' });
   });
 
@@ -88,7 +94,7 @@ describe('authenticate', () => {
     const a = authenticator();
     expect((await a.authenticate(`Bearer ${t.accessKey}`)).kind).toBe('api-token');
     // a week and a bit later (same cached lookup: expiry is checked on every request)
-    const later = createAuthenticator({ query, apiTokens: tokens, now: () => Date.now() + 7 * DAY + 1000 });
+    const later = createAuthenticator({ query, apiTokens: tokens, abilities, now: () => Date.now() + 7 * DAY + 1000 });
     expect(await later.authenticate(`Bearer ${t.accessKey}`)).toEqual({ kind: 'none', reason: 'Token expired' });
     // and stored in the past
     await query('admin::api-token').update({ where: { id: t.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
@@ -100,8 +106,11 @@ describe('authenticate', () => {
     const c = await tokens.create({ name: 'auth-custom', type: 'custom', permissions: ['api::article.article.find'] });
     const r = await tokens.create({ name: 'auth-ro', type: 'read-only', lifespan: 30 * DAY });
     const a = authenticator();
-    expect(await a.authenticate(`Bearer ${c.accessKey}`)).toEqual({ kind: 'api-token', token: { id: c.id, type: 'custom', permissions: ['api::article.article.find'], expiresAt: null } });
-    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: { id: r.id, type: 'read-only', permissions: null, expiresAt: r.expiresAt } });
+    const custom = await a.authenticate(`Bearer ${c.accessKey}`);
+    expect(custom).toMatchObject({ kind: 'api-token', token: { id: c.id, type: 'custom', permissions: ['api::article.article.find'], expiresAt: null } });
+    expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.find')).toBe(true);
+    expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.findOne')).toBe(false);
+    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: { id: r.id, type: 'read-only', permissions: null, expiresAt: r.expiresAt }, ability: READ_ONLY });
     // permission changes reach the cached token
     await tokens.update(c.id, { permissions: ['api::page.page.find'] });
     expect(await a.authenticate(`Bearer ${c.accessKey}`)).toMatchObject({ token: { permissions: ['api::page.page.find'] } });
@@ -149,7 +158,7 @@ describe('authenticate', () => {
   it('a change made elsewhere (no listener) shows up after the cache TTL', async () => {
     const t = await tokens.create({ name: 'elsewhere', type: 'full-access' });
     let clock = Date.now();
-    const a = createAuthenticator({ query, apiTokens: tokens, cacheTtlMs: 1000, now: () => clock }); // not registered
+    const a = createAuthenticator({ query, apiTokens: tokens, abilities, cacheTtlMs: 1000, now: () => clock }); // not registered
     expect((await a.authenticate(`Bearer ${t.accessKey}`)).kind).toBe('api-token');
     await a.close();
     await tokens.revoke(t.id);
@@ -160,7 +169,7 @@ describe('authenticate', () => {
 });
 
 describe('lastUsedAt', () => {
-  it('is written on first use and then at most once an hour', async () => {
+  it('is written on first use and then at most once a minute', async () => {
     const t = await tokens.create({ name: 'usage', type: 'full-access' });
     let clock = Date.now();
     const a = authenticator({ now: () => clock });
@@ -169,19 +178,19 @@ describe('lastUsedAt', () => {
     await a.close();
     expect(await lastUsedAt(t.id)).toBe(clock);
     const first = clock;
-    clock += 59 * 60 * 1000;
+    clock += 59 * 1000;
     await a.authenticate(`Bearer ${t.accessKey}`);
     await a.close();
     expect(await lastUsedAt(t.id)).toBe(first);
-    clock = first + HOUR;
+    clock = first + MINUTE;
     await a.authenticate(`Bearer ${t.accessKey}`);
     await a.close();
-    expect(await lastUsedAt(t.id)).toBe(first + HOUR);
-    // a fresh process (empty memory) reads the stored value and does not write again within the hour
-    const b = createAuthenticator({ query, apiTokens: tokens, now: () => first + HOUR + 10 * 60 * 1000 });
+    expect(await lastUsedAt(t.id)).toBe(first + MINUTE);
+    // a fresh process (empty memory) reads the stored value and does not write again within the minute
+    const b = createAuthenticator({ query, apiTokens: tokens, abilities, now: () => first + MINUTE + 30 * 1000 });
     await b.authenticate(`Bearer ${t.accessKey}`);
     await b.close();
-    expect(await lastUsedAt(t.id)).toBe(first + HOUR);
+    expect(await lastUsedAt(t.id)).toBe(first + MINUTE);
   });
 
   it('is written off the request path, and a failed write is only logged', async () => {
@@ -193,11 +202,11 @@ describe('lastUsedAt', () => {
       return { ...api, update: async (p) => { await gate; throw new Error(`disk full ${String(p.where?.id)}`); } } as QueryApi;
     }) as QueryFn;
     const error = vi.fn();
-    const a = createAuthenticator({ query: slowQuery, apiTokens: tokens, log: { error } });
+    const a = createAuthenticator({ query: slowQuery, apiTokens: tokens, abilities, log: { error } });
     const auth = await a.authenticate(`Bearer ${t.accessKey}`); // resolves while the write is held
     expect(auth.kind).toBe('api-token');
     expect(error).not.toHaveBeenCalled();
-    // the same token again within the hour: no second write queued
+    // the same token again within the minute: no second write queued
     await a.authenticate(`Bearer ${t.accessKey}`);
     release();
     await a.close();
