@@ -34,7 +34,7 @@ function implicitAttributes(src: ModelSource, hasAdminUser: boolean): Record<str
     out.updatedBy = { ...by };
   }
   if (isLocalizedSchema(src.schema)) {
-    out.localizations = { type: 'relation', relation: 'oneToMany', target: src.uid, writable: false, private: false, configurable: false, visible: false, unstable_virtual: false };
+    out.localizations = { type: 'relation', relation: 'oneToMany', target: src.uid, writable: true, private: false, configurable: false, visible: false, unstable_virtual: false };
     out.locale = { type: 'string', configurable: false, writable: true, visible: false, private: false };
   }
   return out;

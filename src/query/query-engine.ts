@@ -30,7 +30,17 @@ function withDefaults(ct: ContentType, data: Record<string, unknown>): Record<st
 /** Called after a write to `uid` commits (caches such as permissions listen here). */
 export type WriteListener = (uid: string) => void;
 
-export function createQueryEngine(db: Database, model: Model, listeners: WriteListener[] = []) {
+export interface QueryEngineOptions {
+  /** i18n: the default locale code, given to entries of localized types created without one (v4's i18n lifecycle) */
+  defaultLocale?(): string;
+}
+
+export function createQueryEngine(db: Database, model: Model, listeners: WriteListener[] = [], options: QueryEngineOptions = {}) {
+  const prepare = (ct: ContentType, data: Record<string, unknown>) => {
+    const out = withDefaults(ct, data);
+    if (ct.localized && out.locale === undefined && options.defaultLocale) out.locale = options.defaultLocale();
+    return out;
+  };
   const cache = new Map<string, QueryApi>();
   const notify = (uid: string) => { for (const l of listeners) l(uid); };
   return function query(uid: string, tx?: Executor): QueryApi {
@@ -54,12 +64,12 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
       findMany: (params = {}) => findEntities(ex, model, ct, params),
       count: (params = {}) => countEntities(ex, model, ct, params.where),
       create: (params) => inTx(async (t) => {
-        const id = await insertEntity(t, model, ct, withDefaults(ct, params.data ?? {}));
+        const id = await insertEntity(t, model, ct, prepare(ct, params.data ?? {}));
         return (await readBack(t, id, params))!;
       }),
       createMany: (params) => inTx(async (t) => {
         const ids: number[] = [];
-        for (const d of params.data) ids.push(await insertEntity(t, model, ct, withDefaults(ct, d)));
+        for (const d of params.data) ids.push(await insertEntity(t, model, ct, prepare(ct, d)));
         return { count: ids.length, ids };
       }),
       update: (params) => inTx(async (t) => {

@@ -15,7 +15,6 @@ export interface ControllerDeps {
   model: Model;
   queryContext(ctx: RequestContext): QueryContext;
   service(): ServiceLike;
-  defaultLocale(): string;
 }
 
 function entryId(ctx: RequestContext): number | null {
@@ -51,12 +50,13 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     },
   };
   const q = (ctx: RequestContext, action: 'find' | 'findOne' | 'write') => parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action);
-  const withLocale = (data: Record<string, unknown>) =>
-    ct.localized && data.locale === undefined ? { ...data, locale: deps.defaultLocale() } : data;
+  // locale handling (default locale on create, unknown locale, `locale`/`localizations` ignored on update,
+  // sibling sync) is the service's, as in v4 (the i18n decorator sits on the entity service)
 
   if (ct.kind === 'singleType') {
     return {
       ...helpers,
+      /** localized with `locale=all`: every locale's entry, as a list (v4) */
       async find(ctx: RequestContext) {
         const entity = await deps.service().findSingle(q(ctx, 'findOne'));
         return entity ? helpers.transformResponse(entity, {}) : null;
@@ -87,16 +87,14 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     },
     async create(ctx: RequestContext) {
       const data = bodyData(ctx);
-      const entity = await deps.service().create(withLocale(data), q(ctx, 'write'));
+      const entity = await deps.service().create(data, q(ctx, 'write'));
       return helpers.transformResponse(entity, {});
     },
     async update(ctx: RequestContext) {
       const id = entryId(ctx);
       const data = bodyData(ctx);
       if (id === null) return null;
-      const { locale: _l, localizations: _z, ...rest } = data; // v4 strips these on update
-      void _l; void _z;
-      const entity = await deps.service().update(id, ct.localized ? rest : data, q(ctx, 'write'));
+      const entity = await deps.service().update(id, data, q(ctx, 'write'));
       return entity ? helpers.transformResponse(entity, {}) : null;
     },
     async delete(ctx: RequestContext) {

@@ -1,92 +1,143 @@
 // v4's core service for one content type: find/findOne/create/update/delete for collection types,
-// find/createOrUpdate/delete for single types. Takes validated queries; applies publication state and locale.
+// find/createOrUpdate/delete for single types. Takes validated queries; applies publication state and
+// locale scoping; localized types write through the i18n plugin (locale check, sibling sync).
+import { ValidationError } from '../errors';
 import type { ContentType, Model } from '../model/types';
-import type { Entity, FindParams, Populate, PopulateNode, Where } from '../query/types';
+import type { Entity, FindParams, Where } from '../query/types';
 import type { Database } from '../storage/dialect';
 import type { DocumentService, ReadParams } from '../documents/document-service';
 import { countEntities, findEntities } from '../storage/read-entities';
 import type { RestQuery } from './parse-query';
 import { paginationMeta } from '../query/pagination';
+import { LIVE, and, withPublicationState, type PublicationState } from './publication-state';
+
+/** What the i18n plugin does for localized types (v4's entity-service decorator). */
+export interface LocalizedContent {
+  /** `data.locale` checked (unknown: 400) or the default; siblings synced when the entry came back with `localizations` */
+  create(ct: ContentType, data: Record<string, unknown>, read: ReadParams): Promise<Entity>;
+  /** `locale`/`localizations` ignored; shared attributes synced to siblings when the entry came back with `localizations` */
+  update(ct: ContentType, id: number, data: Record<string, unknown>, read: ReadParams): Promise<Entity | null>;
+  /** entry-level `meta.availableLocales` on each entity (one query for all of them) */
+  attachAvailableLocales(ct: ContentType, entities: Entity[], state: PublicationState): Promise<void>;
+}
 
 export interface ServiceContext {
   db: Database;
   model: Model;
   documents: DocumentService;
   defaultLocale(): string;
+  i18n?: LocalizedContent;
+  /** `config/api.js` `rest.findOnePublicationState`: findOne honours publicationState as find does */
+  findOnePublicationState?: boolean;
 }
 
-const LIVE: Where = { publishedAt: { $notNull: true } };
+type Action = 'find' | 'findOne' | 'write';
 
-function and(a: Where | undefined, b: Where | undefined): Where | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return { $and: [a, b] };
+/**
+ * Which publication state filters a request, as v4 does it: `find` (and single-type find) always (live by
+ * default); `findOne` and writes never (v4's entity service keeps only fields and populate there), unless
+ * the findOne switch is on.
+ */
+function stateFor(sc: ServiceContext, q: RestQuery, action: Action): PublicationState {
+  if (action === 'find') return q.publicationState;
+  if (action === 'findOne' && sc.findOnePublicationState) return q.publicationState;
+  return undefined;
 }
 
-/** Under `live`, populated targets with draft & publish show published entries only. */
-function livePopulate(model: Model, ct: ContentType, populate: Populate | undefined): Populate | undefined {
-  if (!populate || typeof populate !== 'object' || Array.isArray(populate)) return populate;
-  const out: Record<string, PopulateNode | boolean> = {};
-  for (const [name, node] of Object.entries(populate)) {
-    const attr = ct.attributes[name];
-    if (typeof node !== 'object' || !attr) { out[name] = node; continue; }
-    const target = attr.kind === 'relation' ? model.get(attr.target) : attr.kind === 'component' ? model.get(attr.component) : undefined;
-    if (!target) { out[name] = node; continue; }
-    out[name] = {
-      ...node,
-      where: target.draftAndPublish ? and(node.where, LIVE) : node.where,
-      populate: livePopulate(model, target, node.populate),
-    };
-  }
-  return out;
+function readParamsOf(sc: ServiceContext, ct: ContentType, q: RestQuery, action: Action = 'write'): ReadParams {
+  return { select: q.params.select, populate: withPublicationState(sc.model, ct, q.params.populate, stateFor(sc, q, action)) };
 }
 
-export function readParamsOf(sc: ServiceContext, ct: ContentType, q: RestQuery): ReadParams {
-  const populate = q.publicationState === 'live' ? livePopulate(sc.model, ct, q.params.populate) : q.params.populate;
-  return { select: q.params.select, populate };
+function localeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery): Where | undefined {
+  if (!ct.localized || q.locale === 'all') return undefined;
+  return { locale: q.locale ?? sc.defaultLocale() };
 }
 
-function scopeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery): Where | undefined {
+/** what find and single-type find select: the request's filters, live unless preview, the locale */
+function scopeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery, state: PublicationState): Where | undefined {
   let where = q.params.where;
-  if (ct.draftAndPublish && q.publicationState === 'live') where = and(where, LIVE);
-  if (ct.localized && q.locale !== 'all') where = and(where, { locale: q.locale ?? sc.defaultLocale() });
-  return where;
+  if (ct.draftAndPublish && state === 'live') where = and(where, LIVE);
+  return and(where, localeWhere(sc, ct, q));
 }
 
 export function createCoreService(sc: ServiceContext, ct: ContentType) {
   const { db, model, documents } = sc;
+  const i18n = ct.localized ? sc.i18n : undefined;
+  const withLocales = async <T extends Entity | Entity[] | null>(result: T, state: PublicationState): Promise<T> => {
+    if (i18n && result) await i18n.attachAvailableLocales(ct, Array.isArray(result) ? result : [result], state);
+    return result;
+  };
+  const createEntry = (data: Record<string, unknown>, read: ReadParams) => (i18n ? i18n.create(ct, data, read) : documents.create(ct, data, read));
+  const updateEntry = (id: number, data: Record<string, unknown>, read: ReadParams) => (i18n ? i18n.update(ct, id, data, read) : documents.update(ct, id, data, read));
+  /** single types: the entry a write addresses (v4: the first row in the request's locale and publication state) */
+  const findSingleEntry = async (q: RestQuery, state: PublicationState) => {
+    const where = and(ct.draftAndPublish && state === 'live' ? LIVE : undefined, localeWhere(sc, ct, q));
+    return (await findEntities(db, model, ct, { select: [], where, limit: 1 }))[0];
+  };
+
   return {
     async find(q: RestQuery): Promise<{ results: Entity[]; pagination?: Record<string, number> }> {
-      const where = scopeWhere(sc, ct, q);
-      const params: FindParams = { ...q.params, ...readParamsOf(sc, ct, q), where };
+      const state = stateFor(sc, q, 'find');
+      const where = scopeWhere(sc, ct, q, state);
+      const params: FindParams = { ...q.params, ...readParamsOf(sc, ct, q, 'find'), where };
       const results = await findEntities(db, model, ct, params);
       const p = q.pagination!;
       const total = p.withCount ? await countEntities(db, model, ct, where) : undefined;
-      return { results, pagination: paginationMeta(p, total) };
+      return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
     },
-    /** v4: findOne by id ignores publicationState and filters (see docs/compatibility.md) */
+    /** v4: findOne by id ignores filters, locale and (unless switched on) publicationState; see docs/compatibility.md */
     async findOne(id: number, q: RestQuery): Promise<Entity | null> {
-      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q), where: { id }, limit: 1 });
-      return rows[0] ?? null;
+      const state = stateFor(sc, q, 'findOne');
+      const where = ct.draftAndPublish && state === 'live' ? { id, ...LIVE } : { id };
+      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q, 'findOne'), where, limit: 1 });
+      return withLocales(rows[0] ?? null, state);
     },
-    /** single types: the one entry */
-    async findSingle(q: RestQuery): Promise<Entity | null> {
-      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q), where: scopeWhere(sc, ct, q), limit: 1 });
-      return rows[0] ?? null;
+    /** single types: the one entry; localized with `locale=all`: every locale's entry, as a list (v4) */
+    async findSingle(q: RestQuery): Promise<Entity | Entity[] | null> {
+      const state = stateFor(sc, q, 'find');
+      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state), limit: ct.localized && q.locale === 'all' ? undefined : 1 });
+      if (ct.localized && q.locale === 'all') return withLocales(rows, state);
+      return withLocales(rows[0] ?? null, state);
     },
-    create: (data: Record<string, unknown>, q: RestQuery) => documents.create(ct, data, readParamsOf(sc, ct, q)),
-    update: (id: number, data: Record<string, unknown>, q: RestQuery) => documents.update(ct, id, data, readParamsOf(sc, ct, q)),
-    delete: (id: number, q: RestQuery) => documents.delete(ct, id, readParamsOf(sc, ct, q)),
+    async create(data: Record<string, unknown>, q: RestQuery): Promise<Entity> {
+      return withLocales(await createEntry(data, readParamsOf(sc, ct, q)), undefined);
+    },
+    async update(id: number, data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
+      return withLocales(await updateEntry(id, data, readParamsOf(sc, ct, q)), undefined);
+    },
+    async delete(id: number, q: RestQuery): Promise<Entity | null> {
+      // the siblings are read first: the links go with the entry
+      const shell = i18n ? await withLocales({ id } as Entity, undefined) : undefined;
+      const entity = await documents.delete(ct, id, readParamsOf(sc, ct, q));
+      return entity && shell ? moveMeta(shell, entity) : entity;
+    },
+    /**
+     * v4's single-type createOrUpdate: the entry in the request's locale (drafts included) is updated;
+     * when there is none it is created, unless the type already has an entry elsewhere (another locale):
+     * then 400 `singleType.alreadyExists`.
+     */
     async createOrUpdate(data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      const existing = await findEntities(db, model, ct, { select: [], where: ct.localized ? { locale: q.locale ?? sc.defaultLocale() } : undefined, limit: 1 });
-      if (existing.length) return documents.update(ct, existing[0].id, data, readParamsOf(sc, ct, q));
-      return documents.create(ct, ct.localized && data.locale === undefined ? { ...data, locale: q.locale ?? sc.defaultLocale() } : data, readParamsOf(sc, ct, q));
+      const read = readParamsOf(sc, ct, q);
+      const existing = await findSingleEntry(q, 'preview');
+      if (existing) return withLocales(await updateEntry(existing.id, data, read), undefined);
+      if ((await countEntities(db, model, ct, undefined)) >= 1) throw new ValidationError('singleType.alreadyExists');
+      return withLocales(await createEntry(data, read), undefined); // publishedAt = now unless given (document service)
     },
+    /** v4: the entry single-type find would show (live, locale), deleted and returned without fields/populate */
     async deleteSingle(q: RestQuery): Promise<Entity | null> {
-      const existing = await findEntities(db, model, ct, { select: [], where: ct.localized ? { locale: q.locale ?? sc.defaultLocale() } : undefined, limit: 1 });
-      return existing.length ? documents.delete(ct, existing[0].id, readParamsOf(sc, ct, q)) : null;
+      const existing = await findSingleEntry(q, stateFor(sc, q, 'find'));
+      if (!existing) return null;
+      const shell = i18n ? await withLocales({ id: existing.id } as Entity, undefined) : undefined;
+      const entity = await documents.delete(ct, existing.id, {});
+      return entity && shell ? moveMeta(shell, entity) : entity;
     },
   };
+}
+
+/** the entry meta (symbol properties) read on a shell before a delete, moved onto the deleted entity */
+function moveMeta(shell: Entity, entity: Entity): Entity {
+  for (const s of Object.getOwnPropertySymbols(shell)) (entity as Record<symbol, unknown>)[s] = (shell as Record<symbol, unknown>)[s];
+  return entity;
 }
 
 export type CoreService = ReturnType<typeof createCoreService>;

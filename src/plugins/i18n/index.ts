@@ -1,17 +1,51 @@
-// The i18n plugin: locales (`strapi.plugin('i18n').service('locales')`) and the default locale on first start.
+// The i18n plugin: locales (`strapi.plugin('i18n').service('locales')`, the default locale on first start),
+// the content-API routes (`GET /api/i18n/locales`, `POST .../localizations`), and what localized types get
+// on writes and reads (`content`: locale check, sibling sync, `meta.availableLocales`), which the core
+// services call.
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
+import type { Auth } from '../../auth/authenticate';
+import type { ContentType } from '../../model/types';
+import type { LocalizedContent } from '../../rest/core-service';
 import { createLocalesService, type LocalesService } from './locales-service';
+import { createLocalizedContent, validLocale, type LocalizedContentDeps } from './localized-content';
+import { copyNonLocalized, nonLocalizedNames } from './non-localized';
+import { i18nRoutes } from './routes';
 
 export interface I18nPlugin extends TesseraPlugin {
   locales: LocalesService;
+  content: LocalizedContent;
 }
 
+type SchemaLike = { pluginOptions?: Record<string, unknown>; attributes?: Record<string, { type: string }>; uid?: string };
+
 export function createI18nPlugin(ctx: PluginContext): I18nPlugin {
-  const locales = createLocalesService(ctx.query, ctx.db);
+  const locales = createLocalesService({ query: ctx.query, db: ctx.db, model: ctx.model });
+  const deps: LocalizedContentDeps = { db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m) };
+  const content = createLocalizedContent(deps);
+  const isLocalized = (schema: SchemaLike | undefined) => (schema?.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n?.localized === true;
+  const ctOf = (schema: SchemaLike): ContentType | undefined => (schema.uid ? ctx.model.get(schema.uid) : undefined);
+  // the parts of v4's `content-types` service project code uses
+  const contentTypes = {
+    isLocalizedContentType: (schema: SchemaLike) => isLocalized(schema),
+    getNonLocalizedAttributes: (schema: SchemaLike) => nonLocalizedNames((ctOf(schema)?.attributes ? Object.fromEntries(Object.entries(ctOf(schema)!.attributes).map(([n, a]) => [n, a.raw])) : schema.attributes) ?? {}),
+    copyNonLocalizedAttributes: (schema: SchemaLike, entry: Record<string, unknown>) => {
+      const ct = ctOf(schema);
+      return ct ? copyNonLocalized(ctx.model, ct, entry) : {};
+    },
+    getValidLocale: (locale: unknown) => validLocale(deps, ctx.db, locale),
+  };
+  const visibility = { globalPrivate: new Set(ctx.project.config.get<string[]>('api.responses.privateAttributes', [])) };
   return {
     name: 'i18n',
     locales,
-    services: { locales },
+    content,
+    services: { locales, 'content-types': contentTypes },
+    routes: () => i18nRoutes(ctx.model, locales, {
+      ...deps,
+      visibility,
+      canRead: (req, uid) => ctx.access.rest.canRead(req.state.auth as Auth, uid),
+      localeExists: async (code) => !!(await locales.findByCode(code)),
+    }),
     bootstrap: () => locales.ensureDefault(),
   };
 }

@@ -1,0 +1,88 @@
+// `POST /api/<plural>/:id/localizations` (single types: `POST /api/<singular>/localizations`): a new locale
+// of an existing entry, as v4's i18n does it (I18N: createCreateLocalizationHandler). The body is NOT
+// wrapped in `data`; the answer is the flat entry with its `localizations`. The shared (non-localized)
+// attributes of the base entry are copied in, the request's writable attributes win, and the new entry is
+// linked to the whole group; then v4's create sync runs (siblings relinked, shared attributes copied).
+// Like v4's entity service, it does not publish: a new localization is a draft unless `publishedAt` is sent.
+import { ApplicationError, NotFoundError } from '../../errors';
+import { validateInput } from '../../documents/validate-input';
+import type { ContentType } from '../../model/types';
+import type { Entity } from '../../query/types';
+import { isVisible, visibleScalars, type Visibility } from '../../query/visibility';
+import type { RequestContext } from '../../rest/context';
+import { findEntities } from '../../storage/read-entities';
+import { copyNonLocalized } from './non-localized';
+import { inContentTransaction, type LocalizedContentDeps } from './localized-content';
+
+export interface CreateLocalizationDeps extends LocalizedContentDeps {
+  visibility: Visibility;
+  /** may this caller `find` entries of `uid` (relations in the body) */
+  canRead(ctx: RequestContext, uid: string): boolean;
+  localeExists(code: string): Promise<boolean>;
+}
+
+type Data = Record<string, unknown>;
+
+function isPlainObject(v: unknown): v is Data {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** v4 createSanitizer: the writable attributes but `locale`/`localizations`; relations only to readable targets */
+function writableInput(d: CreateLocalizationDeps, ctx: RequestContext, ct: ContentType, body: Data): Data {
+  const out: Data = {};
+  for (const [name, value] of Object.entries(body)) {
+    const attr = ct.attributes[name];
+    if (!attr || !attr.writable || name === 'locale' || name === 'localizations') continue;
+    if (attr.kind === 'relation' && !attr.relation.startsWith('morph') && !d.canRead(ctx, attr.target)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** v4 sanitize.contentAPI.output: no private attributes, on the entry and on its localizations */
+function flatOutput(d: CreateLocalizationDeps, ct: ContentType, entry: Entity): Data {
+  const keep = (e: Entity) => {
+    const out: Data = { id: e.id };
+    for (const name of visibleScalars(ct, d.visibility)) if (name in e) out[name] = e[name];
+    return out;
+  };
+  const localizations = ct.attributes.localizations;
+  return { ...keep(entry), ...(localizations && isVisible(localizations, d.visibility) ? { localizations: (entry.localizations as Entity[]).map(keep) } : {}) };
+}
+
+export function createLocalizationHandler(d: CreateLocalizationDeps, ct: ContentType) {
+  return async (ctx: RequestContext): Promise<Data> => {
+    let baseWhere: Data | undefined;
+    if (ct.kind !== 'singleType') {
+      const raw = ctx.params.id ?? '';
+      if (!/^\d{1,15}$/.test(raw)) throw new NotFoundError();
+      baseWhere = { id: Number(raw) };
+    }
+    const [base] = await findEntities(d.db, d.model, ct, { where: baseWhere, populate: { localizations: { select: ['locale'] } }, limit: 1 });
+    if (!base) throw new NotFoundError();
+    const body = isPlainObject(ctx.request.body) ? ctx.request.body : {};
+    if (body.locale === undefined || body.locale === null) throw new ApplicationError('locale is missing');
+    if (typeof body.locale !== 'string' || !(await d.localeExists(body.locale))) throw new ApplicationError('locale is invalid');
+    const group = [base, ...(base.localizations as Entity[])];
+    if (group.some((e) => e.locale === body.locale)) throw new ApplicationError('locale is already used');
+
+    const input: Data = {
+      ...copyNonLocalized(d.model, ct, base),
+      ...writableInput(d, ctx, ct, body),
+      locale: body.locale,
+      localizations: group.map((e) => e.id),
+    };
+    if (ct.draftAndPublish && input.publishedAt === undefined) {
+      // v4's entity service validates this as a published entry, then stores publishedAt NULL (a draft)
+      validateInput(d.model, ct, input, { isCreate: true, isDraft: false });
+      input.publishedAt = null;
+    }
+    const entry = await inContentTransaction(d, async (docs, siblings) => {
+      const created = await docs.create(ct, input, { populate: { localizations: {} } });
+      await siblings.relink(ct, created);
+      await siblings.copyShared(ct, created);
+      return created;
+    });
+    return flatOutput(d, ct, entry);
+  };
+}
