@@ -1,6 +1,91 @@
-// The upload plugin: the /api/upload routes, the provider (local first) and image formats.
+// The upload plugin: the /api/upload routes, `strapi.plugin('upload').service('upload')`, the provider
+// (local first, any v4 provider package through `upload.config.provider`), image formats with sharp,
+// multipart parsing (@fastify/multipart, streamed to disk) and the /uploads/* files.
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
+import { NotFoundError } from '../../errors';
+import { visibleScalars } from '../../query/visibility';
+import { resolvePublicFile, sendPublicFile } from '../../server/static-files';
+import { componentOwners } from './attach';
+import { readUploadConfig, type UploadConfig } from './config';
+import { createContentApi } from './content-api';
+import { createLibrary } from './library';
+import { receiveMultipart, sizeLimitError, type ReceivedUpload } from './multipart';
+import { createProvider, type UploadProvider } from './provider';
+import { createUploadService, FILE_UID, type UploadService } from './upload-service';
 
-export function createUploadPlugin(_ctx: PluginContext): TesseraPlugin {
-  return { name: 'upload', services: {} };
+export interface UploadPlugin extends TesseraPlugin {
+  config: UploadConfig;
+  provider: UploadProvider;
+  service: UploadService;
+  /** a multipart request's fields and accepted files, streamed to a temporary folder (for entry writes with `files.<attribute>`) */
+  readMultipart(req: FastifyRequest, acceptFile: (field: string) => boolean): Promise<ReceivedUpload>;
+}
+
+export const UPLOADS_URL_PREFIX = '/uploads/';
+
+export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
+  const { project, model, db, query, access, log } = ctx;
+  const config = readUploadConfig(project, ctx.config);
+  const uploadsDir = path.join(project.publicDir, 'uploads');
+  const provider = createProvider({
+    name: config.provider, providerOptions: config.providerOptions, actionOptions: config.actionOptions,
+    projectDir: project.dir, uploadsDir,
+  });
+  const fileType = model.require(FILE_UID);
+  const visibility = { globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])) };
+  const pagination = {
+    defaultLimit: Number(project.config.get('api.rest.defaultLimit', 25)),
+    maxLimit: project.config.get<number | undefined>('api.rest.maxLimit', undefined),
+    withCount: project.config.get<boolean>('api.rest.withCount', true) !== false,
+  };
+  const library = createLibrary(db, model, query);
+  const service = createUploadService({
+    db, model, query, config, provider, library, log,
+    attach: { model, owners: componentOwners(model), authorize: (auth, action) => access.rest.authorize(auth, action) },
+    visibleFields: visibleScalars(fileType, visibility),
+  });
+  const api = createContentApi({
+    fileType, service, config,
+    queryContext: (rc) => ({ model, visibility, pagination, canRead: (uid) => access.rest.canRead(rc.state.auth, uid) }),
+  });
+
+  return {
+    name: 'upload',
+    config,
+    provider,
+    service,
+    services: {
+      upload: service,
+      provider: {
+        /** v4: `size` in KB against sizeLimit (the provider's own check when it has one) */
+        checkFileSize(file: { name: string; size: number }) {
+          if (provider.instance.checkFileSize) return provider.instance.checkFileSize(file, { sizeLimit: config.sizeLimit });
+          if (file.size * 1000 > config.sizeLimit) throw sizeLimitError(file.name, config.sizeLimit);
+        },
+        upload: (file: Parameters<UploadProvider['store']>[0]) => provider.store(file),
+      },
+      'api-upload-folder': { getAPIUploadFolder: () => library.apiUploadFolder() },
+    },
+    readMultipart: (req, acceptFile) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile }),
+    routes: () => api.routes,
+    bootstrap: () => library.bootstrap(),
+    async server(app) {
+      await app.register(fastifyMultipart, { throwFileSizeLimit: true, limits: { fileSize: config.multipart.maxFileSize, files: config.multipart.maxFiles } });
+      // v4 serves public/uploads through the upload plugin (even with strapi::public off), max-age from localServer
+      app.route({
+        method: ['GET', 'HEAD'],
+        url: `${UPLOADS_URL_PREFIX}*`,
+        exposeHeadRoute: false, // HEAD answers from the file's stat, without reading it
+        handler: async (req, reply) => {
+          const rest = req.url.split('?')[0].slice(UPLOADS_URL_PREFIX.length - 1);
+          const file = await resolvePublicFile(uploadsDir, rest);
+          if (!file) throw new NotFoundError('Not Found');
+          return sendPublicFile(req, reply, file, { maxAge: config.localMaxAgeMs / 1000, untrusted: true });
+        },
+      });
+    },
+  };
 }

@@ -1,0 +1,328 @@
+// `strapi.plugin('upload').service('upload')`: v4's upload service. A file goes through: name checks ->
+// type sniffed from its bytes -> allow/deny lists and the target's allowedTypes -> size limit -> image
+// processing in a temporary folder -> provider (original and formats) -> ONE transaction for the rows and
+// links. Any failure removes what the provider already stored, and the temporary folder always goes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Auth } from '../../auth/authenticate';
+import { ApplicationError, NotFoundError, ValidationError } from '../../errors';
+import type { Model } from '../../model/types';
+import type { QueryFn } from '../../query/query-engine';
+import type { Entity, FindParams, Populate } from '../../query/types';
+import type { Database, Executor } from '../../storage/dialect';
+import { checkAllowedType, resolveAttachTarget, writeAttachLink, type AttachDeps, type AttachTarget } from './attach';
+import { typeMatches, type UploadConfig } from './config';
+import type { FileInfo } from './file-info';
+import { bytesToKbytes, generateHash, hashBaseName, isValidFileName } from './file-name';
+import { SNIFF_BYTES, sniffType, storedType } from './file-type';
+import { InvalidImageError, processImage, type ImageFile } from './image';
+import type { Library } from './library';
+import { exceedsSizeLimit, sizeLimitError } from './multipart';
+import type { ProviderFile, UploadProvider } from './provider';
+
+export const FILE_UID = 'plugin::upload.file';
+
+/** a file to upload: v4's (formidable) shape; `head` when the caller already read the first bytes */
+export interface IncomingFile {
+  path: string;
+  name: string;
+  type?: string;
+  size?: number;
+  head?: Buffer;
+  /** a temporary file of the plugin's own, which the provider may move instead of copying */
+  disposable?: boolean;
+}
+
+export interface UploadData {
+  fileInfo?: FileInfo | FileInfo[];
+  ref?: unknown;
+  refId?: unknown;
+  field?: unknown;
+}
+
+export interface UploadServiceDeps {
+  db: Database;
+  model: Model;
+  query: QueryFn;
+  config: UploadConfig;
+  provider: UploadProvider;
+  library: Library;
+  attach: AttachDeps;
+  /** the fields a response shows (visible scalars of the file model) */
+  visibleFields: string[];
+  log: Logger;
+}
+
+/** a processed file ready for the provider and the database */
+interface PreparedFile {
+  entity: Record<string, unknown>;
+  original: ProviderFile;
+  /** the original's content, when it is a temporary file the provider may move */
+  disposablePath?: string;
+  formats: Array<{ key: string; file: ProviderFile; path: string }>;
+}
+
+type FormatRecord = Record<string, unknown>;
+
+async function readHead(file: string): Promise<Buffer> {
+  const fd = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fd.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fd.close();
+  }
+}
+
+/** an id from a URL or query (anything else finds nothing, as in v4) */
+function fileId(id: unknown): number | null {
+  const n = typeof id === 'number' ? id : /^\d{1,15}$/.test(String(id)) ? Number(id) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+function providerFile(fields: Pick<ProviderFile, 'name' | 'hash' | 'ext' | 'mime' | 'size'> & Partial<ProviderFile>, source: string): ProviderFile {
+  return { ...fields, getStream: () => fs.createReadStream(source) };
+}
+
+/** what a format record keeps: v4's fields plus whatever the provider added (url, provider_metadata) */
+function formatRecord(f: ProviderFile): FormatRecord {
+  const { getStream: _g, stream: _s, buffer: _b, ...rest } = f;
+  void _g; void _s; void _b;
+  return rest;
+}
+
+export function createUploadService(d: UploadServiceDeps) {
+  const { db, config, provider, library } = d;
+  const files = (tx?: Executor) => d.query(FILE_UID, tx);
+
+  function checkSecurity(mime: string, name: string): void {
+    const { allowedTypes, deniedTypes } = config.security;
+    const denied = deniedTypes?.some((p) => typeMatches(p, mime)) || (allowedTypes && !allowedTypes.some((p) => typeMatches(p, mime)));
+    if (denied) throw new ValidationError(`${name}: files of type ${mime} are not allowed`, { errors: [{ path: ['files'], message: `files of type ${mime} are not allowed`, name: 'ValidationError' }] });
+  }
+
+  /** v4's formatFileInfo + enhanceAndValidateFile, with the type taken from the content */
+  async function prepare(file: IncomingFile, info: FileInfo, workDir: string, target: AttachTarget | null): Promise<PreparedFile> {
+    if (!isValidFileName(file.name)) throw new ApplicationError('File name contains invalid characters');
+    const usedName = (info.name || file.name).normalize();
+    if (!isValidFileName(usedName)) throw new ApplicationError('File name contains invalid characters');
+    const stat = await fs.promises.stat(file.path);
+    if (exceedsSizeLimit(stat.size, config.sizeLimit)) throw sizeLimitError(file.name, config.sizeLimit);
+    const { mime, ext } = storedType(sniffType(file.head ?? (await readHead(file.path))), file.name);
+    checkSecurity(mime, file.name);
+    if (target) checkAllowedType(target, mime, file.name);
+    const hash = generateHash(hashBaseName(usedName, path.extname(file.name)));
+
+    let content: ImageFile = { path: file.path, width: null, height: null, bytes: stat.size };
+    let formats: Array<ImageFile & { key: string }> = [];
+    if (mime.startsWith('image/')) {
+      const dir = await fs.promises.mkdtemp(path.join(workDir, 'img-'));
+      try {
+        const image = await processImage(file.path, mime, dir, await library.getSettings(), config.breakpoints);
+        if (image) ({ formats, ...content } = image);
+      } catch (err) {
+        if (err instanceof InvalidImageError) throw new ApplicationError(err.message);
+        throw err;
+      }
+    }
+    const entity = {
+      name: usedName,
+      alternativeText: info.alternativeText ?? null,
+      caption: info.caption ?? null,
+      hash, ext, mime,
+      size: bytesToKbytes(content.bytes),
+      width: content.width, height: content.height,
+    };
+    const original = providerFile({ ...entity, sizeInBytes: content.bytes }, content.path);
+    return {
+      entity,
+      original,
+      disposablePath: content.path !== file.path || file.disposable ? content.path : undefined,
+      formats: formats.map((f) => ({
+        key: f.key,
+        path: f.path,
+        file: providerFile({
+          name: `${f.key}_${usedName}`, hash: `${f.key}_${hash}`, ext, mime, path: null,
+          width: f.width, height: f.height, size: bytesToKbytes(f.bytes), sizeInBytes: f.bytes,
+        }, f.path),
+      })),
+    };
+  }
+
+  /** stores the original and its formats, remembering each stored file for a rollback */
+  async function store(p: PreparedFile, stored: ProviderFile[]): Promise<Record<string, unknown>> {
+    await provider.store(p.original, p.disposablePath);
+    stored.push(p.original);
+    const formats: Record<string, FormatRecord> = {};
+    for (const { key, file, path: source } of p.formats) {
+      await provider.store(file, source);
+      stored.push(file);
+      formats[key] = formatRecord(file);
+    }
+    return {
+      ...p.entity,
+      url: p.original.url,
+      provider_metadata: p.original.provider_metadata ?? null,
+      formats: p.formats.length ? formats : null,
+      provider: config.provider,
+    };
+  }
+
+  async function unstore(stored: ProviderFile[]): Promise<void> {
+    for (const f of stored) {
+      await provider.remove(f).catch((err) => d.log.warn({ err }, `upload: could not remove ${f.hash}${f.ext} after a failed upload`));
+    }
+  }
+
+  async function withWorkDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tessera-work-'));
+    try {
+      return await fn(dir);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  const readFile = (id: number, populate?: Populate) => files().findOne({ where: { id }, select: d.visibleFields, populate });
+
+  let privateProvider: Promise<boolean> | undefined; // asked once, as v4 does at start-up
+  async function signed(file: Entity): Promise<Entity> {
+    privateProvider ??= provider.isPrivate();
+    if (!(await privateProvider) || file.provider !== config.provider) return file;
+    const out: Entity = { ...file, url: (await provider.getSignedUrl(file)).url };
+    if (out.formats && typeof out.formats === 'object') {
+      const formats: Record<string, FormatRecord> = {};
+      for (const [k, f] of Object.entries(out.formats as Record<string, FormatRecord>)) formats[k] = { ...f, url: (await provider.getSignedUrl(f)).url };
+      out.formats = formats;
+    }
+    return out;
+  }
+
+  const service = {
+    /** `upload({ data: { fileInfo, ref, refId, field }, files })`; `auth` (REST) also checks the attach target's update permission */
+    async upload({ data = {}, files: input }: { data?: UploadData; files: IncomingFile | IncomingFile[] }, opts: { auth?: Auth } = {}): Promise<Entity[]> {
+      const list = Array.isArray(input) ? input : [input];
+      const infos = Array.isArray(data.fileInfo) ? data.fileInfo : [data.fileInfo];
+      return withWorkDir(async (workDir) => {
+        const target = await resolveAttachTarget(db, d.attach, opts.auth, data);
+        const prepared: PreparedFile[] = [];
+        for (const [i, file] of list.entries()) prepared.push(await prepare(file, infos[i] ?? {}, workDir, target));
+        const folder = await library.apiUploadFolder();
+        const stored: ProviderFile[] = [];
+        try {
+          const rows: Array<Record<string, unknown>> = [];
+          for (const p of prepared) rows.push(await store(p, stored));
+          const ids = await db.transaction(async (tx) => {
+            const attachTo = target && (await resolveAttachTarget(tx, d.attach, undefined, data)); // still there?
+            const out: number[] = [];
+            for (const row of rows) {
+              const created = await files(tx).create({ data: { ...row, folder: folder.id, folderPath: folder.path }, select: [] });
+              if (attachTo) await writeAttachLink(tx, attachTo, created.id);
+              out.push(created.id);
+            }
+            return out;
+          });
+          const created = await files().findMany({ where: { id: { $in: ids } }, select: d.visibleFields });
+          const byId = new Map(created.map((r) => [r.id, r]));
+          const result: Entity[] = [];
+          for (const id of ids) result.push(await signed(byId.get(id)!));
+          return result;
+        } catch (err) {
+          await unstore(stored);
+          throw err;
+        }
+      });
+    },
+
+    /** v4's uploadToEntity: files of a multipart entry write, attached to the new entry's media attribute */
+    async uploadToEntity(params: { id: number; model: string; field: string }, input: IncomingFile | IncomingFile[]): Promise<Entity[]> {
+      return service.upload({ data: { ref: params.model, refId: params.id, field: params.field }, files: input });
+    },
+
+    /** `POST /upload?id=X` with a file: new content under the same hash and extension, so the url stays */
+    async replace(id: unknown, { data = {}, file }: { data?: { fileInfo?: FileInfo }; file: IncomingFile }): Promise<Entity> {
+      const current = await service.findOneRaw(id);
+      if (!current) throw new NotFoundError();
+      return withWorkDir(async (workDir) => {
+        const p = await prepare(file, data.fileInfo ?? {}, workDir, null);
+        const hash = String(current.hash);
+        const ext = String(current.ext ?? '');
+        Object.assign(p.original, { hash, ext });
+        Object.assign(p.entity, { hash, ext });
+        for (const f of p.formats) Object.assign(f.file, { hash: `${f.key}_${hash}`, ext });
+        const ours = current.provider === config.provider;
+        const row = await store(p, []);
+        if (ours) {
+          // formats of the old content that the new one does not have any more
+          const kept = new Set(p.formats.map((f) => f.key));
+          for (const [key, f] of Object.entries((current.formats ?? {}) as Record<string, FormatRecord>)) {
+            if (!kept.has(key)) await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove old format ${key} of file ${current.id}`));
+          }
+        }
+        const values: Record<string, unknown> = { ...row, formats: row.formats ?? {} };
+        if (data.fileInfo?.alternativeText === undefined) delete values.alternativeText;
+        if (data.fileInfo?.caption === undefined) delete values.caption;
+        await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
+        return signed((await readFile(current.id))!);
+      });
+    },
+
+    /** `POST /upload?id=X` without a file: name, alternativeText and caption; null or absent keeps the old value */
+    async updateFileInfo(id: unknown, info: FileInfo = {}): Promise<Entity> {
+      const current = await service.findOneRaw(id);
+      if (!current) throw new NotFoundError();
+      const data: Record<string, unknown> = {
+        name: info.name ?? current.name,
+        alternativeText: info.alternativeText ?? current.alternativeText,
+        caption: info.caption ?? current.caption,
+      };
+      await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data, select: [] }));
+      return signed((await readFile(current.id))!);
+    },
+
+    /** deletes the row and its links in one transaction, then the stored files (original and formats) */
+    async remove(file: Entity): Promise<Entity | null> {
+      const deleted = await db.transaction((tx) => files(tx).delete({ where: { id: file.id } }));
+      if (!deleted) return null;
+      if (deleted.provider === config.provider) {
+        const all = [deleted, ...Object.values((deleted.formats ?? {}) as Record<string, FormatRecord>)];
+        for (const f of all) {
+          await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove a stored file of file ${file.id}`));
+        }
+      }
+      return deleted;
+    },
+
+    /** every column (private ones too): for the service's own use */
+    async findOneRaw(id: unknown): Promise<Entity | null> {
+      const n = fileId(id);
+      return n === null ? null : files().findOne({ where: { id: n } });
+    },
+
+    /** v4's findOne(id, populate): the visible fields */
+    async findOne(id: unknown, populate?: Populate): Promise<Entity | null> {
+      const n = fileId(id);
+      const file = n === null ? null : await readFile(n, populate);
+      return file ? signed(file) : null;
+    },
+
+    /** storage-level params (already validated) */
+    async findMany(params: FindParams = {}): Promise<Entity[]> {
+      const list = await files().findMany({ select: d.visibleFields, ...params });
+      const out: Entity[] = [];
+      for (const f of list) out.push(await signed(f));
+      return out;
+    },
+
+    getSettings: () => library.getSettings(),
+    setSettings: (value: Parameters<Library['setSettings']>[0]) => library.setSettings(value),
+    getConfiguration: () => library.getConfiguration(),
+    setConfiguration: (value: unknown) => library.setConfiguration(value),
+  };
+  return service;
+}
+
+export type UploadService = ReturnType<typeof createUploadService>;
