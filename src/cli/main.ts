@@ -1,6 +1,7 @@
 // `tessera <command>`: thin dispatch; the work lives in core/.
 import { parseArgs } from './args';
 import { develop } from './develop';
+import { locales } from './locales';
 import { start } from './start';
 import { token } from './token';
 
@@ -8,9 +9,13 @@ const HELP = `tessera: the Strapi v4 Content API, fast and safe, from an unmodif
 
   tessera start [dir] [--host H] [--port P]     serve the project (default: current folder)
   tessera develop [dir] [--host H] [--port P]   same, restarting when src/ or config/ change
-  tessera token create --name N --type full-access|read-only [--lifespan days] [--dir DIR]
+  tessera token create --name N --type full-access|read-only|custom [--permissions api::article.article.find,...]
+                       [--lifespan 7|30|90] [--description D] [--dir DIR]
   tessera token list [--dir DIR]
   tessera token revoke <id|name> [--dir DIR]
+  tessera locales list [--dir DIR]              the i18n locales (the default marked)
+  tessera locales add <code> [--name N] [--dir DIR]
+  tessera locales default <code> [--dir DIR]
 
 HOST, PORT and NODE_ENV are honoured as in Strapi v4 (through the project's config/server.js).`;
 
@@ -27,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
       return develop({ ...args, positional: args.positional.slice(1) }, argv);
     case 'token':
       return token(args);
+    case 'locales':
+      return locales(args);
     case undefined:
     case 'help':
       process.stdout.write(`${HELP}\n`);

@@ -7,10 +7,13 @@ import { ProjectError } from '../project/errors';
 import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
-import { createCoreService } from '../rest/core-service';
+import { createCoreService, type LocalizedContent } from '../rest/core-service';
 import { createPublicService } from '../rest/public-service';
 import type { QueryContext } from '../rest/parse-query';
+import { MAX_POPULATE_DEPTH } from '../query/query-context';
+import { queryLimits } from '../query/query-context';
 import { projectRoutes, type RouteDef } from '../rest/routes';
+import type { RequestContext } from '../rest/context';
 import type { CoreAccess } from './access';
 
 type Methods = Record<string, unknown>;
@@ -22,6 +25,8 @@ export interface ApiDeps {
   documents: DocumentService;
   access: CoreAccess;
   defaultLocale(): string;
+  /** the i18n plugin's part in writes and reads of localized types */
+  i18n?: LocalizedContent;
 }
 
 /** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
@@ -44,21 +49,24 @@ export function createApi(deps: ApiDeps) {
     maxLimit: project.config.get<number | undefined>('api.rest.maxLimit', undefined),
     withCount: project.config.get<boolean>('api.rest.withCount', true) !== false,
   };
-  const trusted: QueryContext = { model, visibility, pagination, canRead: () => true };
+  // config/api.js `rest.maxPopulateDepth` (docs/configuration.md)
+  const maxPopulateDepth = Number(project.config.get('api.rest.maxPopulateDepth', MAX_POPULATE_DEPTH)) || MAX_POPULATE_DEPTH;
+  const trusted: QueryContext = { model, visibility, pagination, maxPopulateDepth, canRead: () => true };
+  const limits = queryLimits((key) => project.config.get(key, undefined));
+  const findOnePublicationState = project.config.get<boolean>('api.rest.findOnePublicationState', false) === true;
 
   for (const ct of model.apiTypes()) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
     const api = project.apis[apiName];
     const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
-    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale }, ct);
+    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState }, ct);
     const svcModule = api?.services[ct.uid];
     const service = extend(createPublicService(core, ct, trusted) as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'));
     services.set(ct.uid, service);
     const ctrl = createCoreController({
       model,
-      defaultLocale: deps.defaultLocale,
       service: () => services.get(ct.uid) as never,
-      queryContext: (ctx) => ({ model, visibility, pagination, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
+      queryContext: (ctx) => ({ model, visibility, pagination, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
     }, ct);
     const ctrlModule = api?.controllers[ct.uid];
     controllers.set(ct.uid, extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));
@@ -74,6 +82,8 @@ export function createApi(deps: ApiDeps) {
   }
   let routes: RouteDef[] | undefined;
   return {
+    /** what a request may read and name in its query (plugins' controllers validate queries with it) */
+    queryContext: (ctx: RequestContext): QueryContext => ({ model, visibility, pagination, maxPopulateDepth, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
     controller: (uid: string) => controllers.get(uid),
     service: (uid: string) => services.get(uid),
     routes(): RouteDef[] {

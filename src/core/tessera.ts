@@ -18,6 +18,8 @@ import { createLogger } from './logger';
 import { createI18nPlugin } from '../plugins/i18n';
 import { createUploadPlugin } from '../plugins/upload';
 import { createUsersPermissionsPlugin } from '../plugins/users-permissions';
+import { createEmailPlugin } from '../plugins/email';
+import { createEntityService } from './entity-service';
 import type { PluginContext, TesseraPlugin } from './plugin';
 import { createAccess } from './access';
 import { createApi } from './api';
@@ -75,9 +77,10 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const db = openDatabase(project);
   try {
     const listeners: WriteListener[] = [];
-    const query = createQueryEngine(db, model, listeners);
-    const documents = createDocumentService(db, model);
-    const access = createAccess({ project, query, log, listeners });
+    // the i18n plugin (below) knows the default locale; the query engine asks it only once serving
+    const query = createQueryEngine(db, model, listeners, { defaultLocale: () => i18n.locales.defaultLocaleSync() });
+    const documents = createDocumentService(db, model, { warn: (m) => log.warn(m) });
+    const access = createAccess({ project, model, db, query, log, listeners });
     let strapi: StrapiObject | undefined;
     const pluginContext = (name: string): PluginContext => ({
       project, model, db, query, documents, access, log,
@@ -85,13 +88,23 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       strapi: () => strapi,
     });
     const i18n = createI18nPlugin(pluginContext('i18n'));
+    const email = createEmailPlugin(pluginContext('email'));
+    // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
+    const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet });
+    let api: ReturnType<typeof createApi> | undefined;
     const plugins: TesseraPlugin[] = [
-      createUsersPermissionsPlugin(pluginContext('users-permissions')),
+      email,
+      createUsersPermissionsPlugin(pluginContext('users-permissions'), {
+        entityService: () => entityService,
+        email: () => email.email,
+        queryContext: (ctx) => api!.queryContext(ctx),
+        globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
+      }),
       createUploadPlugin(pluginContext('upload')),
       i18n,
     ];
-    const api = createApi({ project, model, db, documents, access, defaultLocale: i18n.locales.defaultLocaleSync });
-    strapi = createStrapiObject({ project, model, db, query, log, api, access, plugins });
+    api = createApi({ project, model, db, documents, access, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content });
+    strapi = createStrapiObject({ project, model, db, query, log, api, access, plugins, entityService });
     (globalThis as { strapi?: unknown }).strapi = strapi;
 
     const lifecycle = opts.lifecycle !== false;
@@ -102,11 +115,13 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     if (lifecycle) await project.app.bootstrap?.({ strapi });
 
     const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
+    access.setKnownActions(routes.map((r) => r.action));
     const server = buildServer({
       routes,
       prefix: project.config.get<string>('api.rest.prefix', '/api'),
       settings,
       access: access.rest,
+      trustProxy: project.config.get<boolean>('server.proxy', false) === true,
       publicDir: project.publicDir,
       faviconFile: path.join(project.dir, 'favicon.png'),
       log,

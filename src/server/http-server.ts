@@ -7,9 +7,12 @@ import type { Logger } from 'pino';
 import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
 import type { Access } from '../rest/access';
 import { createContext } from '../rest/context';
+import { auditResponse, hasResponseAuditors } from './response-audit';
 import type { RouteDef } from '../rest/routes';
 import type { MiddlewareSettings } from './middlewares-config';
-import { contentTypeOf, resolvePublicFile } from './static-files';
+import { createQueryStringParser } from './query-string';
+import { clientErrorHandler } from './client-error';
+import { resolvePublicFile, sendPublicFile } from './static-files';
 
 export interface ServerOptions {
   routes: RouteDef[];
@@ -19,6 +22,8 @@ export interface ServerOptions {
   publicDir: string;
   faviconFile?: string;
   log: Logger;
+  /** config/server.js `proxy`: trust X-Forwarded-For / -Proto for the client ip (rate limits) */
+  trustProxy?: boolean;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -54,6 +59,7 @@ function allowedOrigin(cors: MiddlewareSettings['cors'], origin: string | undefi
 export function buildServer(o: ServerOptions): FastifyInstance {
   const { settings, log } = o;
   const qsOptions = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...settings.query };
+  const queryString = createQueryStringParser(settings.query);
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -61,9 +67,11 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
-      querystringParser: (s: string) => qs.parse(s, qsOptions) as Record<string, unknown>,
+      querystringParser: (s: string) => queryString.parse(s),
     },
     return503OnClosing: true,
+    clientErrorHandler,
+    trustProxy: o.trustProxy === true,
   });
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -98,9 +106,25 @@ export function buildServer(o: ServerOptions): FastifyInstance {
       }
     }
   });
+  app.addHook('onRequest', async (req, reply) => {
+    const rejected = queryString.rejection(req.query);
+    if (rejected) {
+      sendError(reply, rejected, log);
+      return reply;
+    }
+  });
   if (settings.logger) {
     app.addHook('onResponse', async (req, reply) => {
       log.info(`${req.method} ${req.url} (${Math.round(reply.elapsedTime)} ms) ${reply.statusCode}`);
+    });
+  }
+
+  if (hasResponseAuditors()) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+        auditResponse({ method: req.method, url: req.url, status: reply.statusCode, contentType: reply.getHeader('content-type') as string | undefined, body: payload });
+      }
+      return payload;
     });
   }
 
@@ -124,20 +148,18 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     app.route({ method: others as never, url, handler: (_req, reply) => { reply.header('allow', allow); sendError(reply, new MethodNotAllowedError(), log); } });
   }
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(o.prefix + '/')) {
       const pathOnly = req.url.split('?')[0];
       if (settings.favicon.enabled && pathOnly === '/favicon.ico' && o.faviconFile && fs.existsSync(o.faviconFile)) {
         reply.header('cache-control', `public, max-age=${Math.floor(settings.favicon.maxAge / 1000)}`);
         return reply.type('image/x-icon').send(fs.createReadStream(o.faviconFile));
       }
-      const file = settings.public.enabled ? resolvePublicFile(o.publicDir, pathOnly) : null;
-      if (file) {
-        reply.header('cache-control', `max-age=${Math.floor(settings.public.maxAge / 1000)}`);
-        return reply.type(contentTypeOf(file)).send(fs.createReadStream(file));
-      }
+      const file = settings.public.enabled ? await resolvePublicFile(o.publicDir, pathOnly) : null;
+      if (file) return sendPublicFile(req, reply, file, { maxAge: settings.public.maxAge / 1000 });
     }
     sendError(reply, new NotFoundError('Not Found'), log);
+    return reply;
   });
   return app;
 }
@@ -154,10 +176,16 @@ async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, re
     url: req.url,
     auth,
     route: { uid: route.uid, action: route.action, handler: route.action },
+    user: auth.kind === 'user' ? auth.user : undefined,
     raw: { req, reply },
   });
   const result = await route.handler(ctx);
   const body = result ?? ctx.body;
+  if ((body === undefined || body === null) && ctx.status === 204) {
+    // koa: a controller that set `ctx.body = null` explicitly answers 204 (v4's users routes do)
+    await reply.code(204).headers(ctx.responseHeaders).send();
+    return;
+  }
   if (body === undefined || body === null) throw new NotFoundError('Not Found');
   reply.code(ctx.status).headers(ctx.responseHeaders);
   if (typeof body === 'object' && !Buffer.isBuffer(body)) reply.type('application/json; charset=utf-8');
