@@ -1,0 +1,73 @@
+// The runner's options (`npm run bench -- --help` prints bench/README.md's "Running" section).
+import os from 'node:os';
+import path from 'node:path';
+import { CASES } from '../cases';
+import { BENCH_DIR, CACHE_DIR, REPO } from './fixture';
+
+export interface RunOptions {
+  articles: number;
+  duration: number;
+  warmup: number;
+  passes: number;
+  connections: number;
+  cases: string[];
+  floors: ('js' | 'sql')[];
+  vsStrapi: boolean;
+  strapiDir: string;
+  strapiPort: number;
+  /** extra datasets for cold start, besides the fixture app and the main dataset */
+  coldSizes: number[];
+  coldTries: number;
+  tessera: string;
+  out: string;
+  /** generated datasets are kept here */
+  cacheDir: string;
+  /** write <out>/latest.* too */
+  latest: boolean;
+  keep: boolean;
+  /** profile one case: run Tessera alone with --cpu-prof */
+  profile?: string;
+  /** show the statements and query plans of one request of a case */
+  explain?: string;
+  command: string;
+  log: (m: string) => void;
+}
+
+/** --smoke: checks the machinery in seconds (CI); its figures mean nothing */
+const SMOKE: Partial<RunOptions> = { articles: 200, duration: 0.3, warmup: 0, passes: 1, coldSizes: [], coldTries: 1, latest: false };
+
+export function parseOptions(argv: string[], log: (m: string) => void = (m) => console.log(m)): RunOptions {
+  const has = (n: string) => argv.includes(`--${n}`);
+  const opt = (n: string) => {
+    const i = argv.indexOf(`--${n}`);
+    return i >= 0 && i + 1 < argv.length && !argv[i + 1].startsWith('--') ? argv[i + 1] : undefined;
+  };
+  const num = (n: string, d: number) => (opt(n) !== undefined ? Number(opt(n)) : d);
+  const smoke = has('smoke') ? SMOKE : {};
+  const o: RunOptions = {
+    articles: num('articles', smoke.articles ?? 10_000),
+    duration: num('duration', smoke.duration ?? 10),
+    warmup: num('warmup', smoke.warmup ?? 2),
+    passes: num('passes', smoke.passes ?? 2),
+    connections: num('connections', 10),
+    cases: opt('cases')?.split(',') ?? CASES.map((c) => c.id),
+    floors: (opt('floors')?.split(',') ?? ['sql', 'js']) as ('js' | 'sql')[],
+    vsStrapi: has('vs-strapi'),
+    strapiDir: path.resolve(opt('strapi-dir') ?? process.env.STRAPI4_DIR ?? path.join(os.homedir(), 'strapi4-ref')),
+    strapiPort: num('strapi-port', Number(process.env.STRAPI4_PORT ?? 1337)),
+    coldSizes: opt('cold-sizes') === 'none' ? [] : opt('cold-sizes')?.split(',').map(Number) ?? smoke.coldSizes ?? [1000, 100_000],
+    coldTries: num('cold-tries', smoke.coldTries ?? 2),
+    tessera: path.resolve(opt('tessera') ?? REPO),
+    // a smoke run never overwrites the day's results
+    out: path.resolve(opt('out') ?? (has('smoke') ? path.join(os.tmpdir(), 'tessera-bench-smoke') : path.join(BENCH_DIR, 'results'))),
+    cacheDir: path.resolve(opt('cache') ?? CACHE_DIR),
+    latest: has('no-latest') ? false : smoke.latest ?? true,
+    keep: has('keep'),
+    profile: opt('profile'),
+    explain: opt('explain'),
+    command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
+    log,
+  };
+  for (const c of o.cases) if (!CASES.some((k) => k.id === c)) throw new Error(`unknown case "${c}" (cases: ${CASES.map((k) => k.id).join(', ')})`);
+  return o;
+}

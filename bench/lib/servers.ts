@@ -1,0 +1,197 @@
+// The servers under test as child processes on loopback: Tessera (its CLI), the floor (both variants)
+// and real Strapi 4.26.2 (its own start/stop scripts). Each start is timed from spawn to the first
+// successful answer (cold start); memory is read from /proc/<pid>/status.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { BENCH_DIR, copyUploads, FIXTURE_DATA } from './fixture';
+
+export type ServerName = 'tessera' | 'floor-js' | 'floor-sql' | 'strapi';
+
+export interface RunningServer {
+  name: ServerName;
+  url: string;
+  pid: number;
+  /** spawn -> first 200 on the probe URL, ms */
+  coldStartMs: number;
+  /** resident memory now, MB */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export const PROBE_PATH = '/api/articles';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function rssMbOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `url` until it answers 200; returns the time since `t0`. */
+async function waitForAnswer(url: string, t0: number, timeoutMs: number, alive: () => boolean, what: string, logFile: string): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return performance.now() - t0;
+    } catch {
+      // not listening yet
+    }
+    if (!alive()) throw new Error(`${what} exited before answering; see ${logFile}:\n${tail(logFile)}`);
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${what} did not answer ${url} within ${timeoutMs} ms; see ${logFile}`);
+    await sleep(10);
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function stopChild(child: ChildProcess, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => {
+      process.stderr.write(`${name} (pid ${child.pid}) did not stop within 15 s: SIGKILL\n`);
+      child.kill('SIGKILL');
+    }, 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function startChild(name: ServerName, cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; port: number; logFile: string; timeoutMs?: number }): Promise<RunningServer> {
+  const out = fs.openSync(opts.logFile, 'a');
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  const url = `http://127.0.0.1:${opts.port}`;
+  try {
+    const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, opts.timeoutMs ?? 60_000, () => child.exitCode === null && child.signalCode === null, name, opts.logFile);
+    return { name, url, pid: child.pid!, coldStartMs, rssMb: () => rssMbOf(child.pid!), stop: () => stopChild(child, name) };
+  } catch (err) {
+    await stopChild(child, name);
+    throw err;
+  }
+}
+
+export interface TesseraStart {
+  /** the Tessera checkout under test (its bin/tessera.js) */
+  repo: string;
+  projectDir: string;
+  logFile: string;
+  /** write a V8 CPU profile into this folder when the process exits */
+  cpuProfDir?: string;
+}
+
+export async function startTessera(o: TesseraStart): Promise<RunningServer> {
+  const port = await freePort();
+  const node = [...(o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : []), path.join(o.repo, 'bin/tessera.js')];
+  return startChild('tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: o.projectDir, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+export async function startFloor(o: { variant: 'js' | 'sql'; db: string; logFile: string }): Promise<RunningServer> {
+  const port = await freePort();
+  return startChild(`floor-${o.variant}`, process.execPath, ['-r', 'tsx/cjs', path.join(BENCH_DIR, 'floor/server.ts'), '--db', o.db, '--variant', o.variant, '--port', String(port)], {
+    cwd: BENCH_DIR, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+export interface StrapiStart {
+  /** the folder real Strapi 4.26.2 was installed into (../shared/strapi4/setup.sh DEST) */
+  dir: string;
+  port: number;
+  /** database to serve (copied to DIR/.tmp/data.db) */
+  db: string;
+  logFile: string;
+}
+
+function strapiPid(dir: string): number | null {
+  const f = path.join(dir, '.tmp/strapi.pid');
+  if (!fs.existsSync(f)) return null;
+  const pid = Number(fs.readFileSync(f, 'utf8').trim());
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+export function stopStrapi(dir: string): void {
+  if (strapiPid(dir) !== null) spawnSync('bash', [path.join(dir, 'stop.sh')], { stdio: 'ignore', timeout: 30_000 });
+}
+
+/** Real Strapi in production mode through its own start.sh, on a copy of `db` and the fixture uploads. */
+export async function startStrapi(o: StrapiStart): Promise<RunningServer> {
+  if (!fs.existsSync(path.join(o.dir, 'start.sh'))) throw new Error(`no Strapi installation in ${o.dir} (install one with ../shared/strapi4/setup.sh DIR, then pass --strapi-dir DIR)`);
+  stopStrapi(o.dir); // our benchmark copy only: stop.sh stops the PID in its own pid file
+  const tmp = path.join(o.dir, '.tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  for (const f of ['data.db', 'data.db-wal', 'data.db-shm']) fs.rmSync(path.join(tmp, f), { force: true });
+  fs.copyFileSync(o.db, path.join(tmp, 'data.db'));
+  fs.chmodSync(path.join(tmp, 'data.db'), 0o644);
+  fs.copyFileSync(path.join(FIXTURE_DATA, 'token.txt'), path.join(tmp, 'token.txt'));
+  copyUploads(path.join(o.dir, 'public/uploads'));
+  const t0 = performance.now();
+  const out = fs.openSync(o.logFile, 'a');
+  const script = spawn('bash', [path.join(o.dir, 'start.sh'), '--prod'], { cwd: o.dir, env: { ...process.env, PORT: String(o.port) }, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  const url = `http://127.0.0.1:${o.port}`;
+  let scriptDone = false;
+  script.once('exit', () => { scriptDone = true; });
+  // start.sh returns once /_health answers; the cold start is measured to the first real answer
+  const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, 180_000, () => !scriptDone || strapiPid(o.dir) !== null, 'strapi', o.logFile);
+  const pid = strapiPid(o.dir);
+  if (pid === null) throw new Error(`Strapi answered but ${o.dir}/.tmp/strapi.pid names no live process`);
+  return {
+    name: 'strapi', url, pid, coldStartMs,
+    rssMb: () => rssMbOf(pid),
+    async stop() { stopStrapi(o.dir); },
+  };
+}
+
+/** Peak RSS of a set of processes while `fn` runs, sampled every 200 ms. */
+export async function withRssSampling<T>(servers: RunningServer[], fn: () => Promise<T>): Promise<{ result: T; peakMb: Map<ServerName, number> }> {
+  const peak = new Map<ServerName, number>();
+  const sample = () => {
+    for (const s of servers) {
+      const v = s.rssMb();
+      if (Number.isFinite(v) && v > (peak.get(s.name) ?? 0)) peak.set(s.name, v);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await fn();
+    sample();
+    return { result, peakMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,150 @@
+// SQL statements per request, counted in-process: Tessera's `db.statementCount` and the floor's own
+// counter, around fastify `inject` calls (no network, nothing else running in between).
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { InjectRequest } from '../cases';
+import { createFloor } from '../floor/server';
+
+interface Counted {
+  server: FastifyInstance;
+  count(): number;
+  close(): Promise<void>;
+}
+
+/** Tessera from the checkout under test, in this process (its TypeScript runs through tsx). */
+export async function openTesseraInProcess(repo: string, projectDir: string): Promise<Counted> {
+  // import(): works under tsx (npm run bench) and under vitest (the smoke test), where require() of .ts does not
+  const { createTessera } = (await import(path.join(repo, 'src/core/tessera.ts'))) as typeof import('../../src/core/tessera');
+  const app = await createTessera({ dir: projectDir, silent: true, env: { ...process.env, NODE_ENV: 'production' } });
+  return { server: app.server, count: () => app.db.statementCount, close: () => app.close() };
+}
+
+export function openFloorInProcess(db: string, variant: 'js' | 'sql'): Counted {
+  const floor = createFloor({ db, variant });
+  return { server: floor.app, count: () => floor.statements.count, close: () => floor.close() };
+}
+
+export interface StatementCount {
+  /** statements per request (mean over the requests) */
+  perRequest: number;
+  /** distinct per-request counts seen */
+  distinct: number[];
+  /** statuses seen */
+  statuses: number[];
+}
+
+/**
+ * Median time of one request in-process (fastify inject, one at a time), in µs: the server's own work
+ * without the network and the load generator. Targets are interleaved round by round so drift cancels out.
+ */
+export async function timeInProcess(targets: { name: string; target: Counted; requests: InjectRequest[] }[], rounds = 5, perRound = 40): Promise<Map<string, number>> {
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (const t of targets) for (const r of t.requests.slice(0, 10)) await t.target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined }); // warm-up
+  for (let round = 0; round < rounds; round++) {
+    for (const t of targets) {
+      const t0 = performance.now();
+      for (let i = 0; i < perRound; i++) {
+        const r = t.requests[i % t.requests.length];
+        await t.target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined });
+      }
+      samples.get(t.name)!.push(((performance.now() - t0) * 1000) / perRound);
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [name, xs] of samples) out.set(name, xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+  return out;
+}
+
+/** Statements per request over `requests`; the first one only warms up (unless it is the only one). */
+export async function countStatements(target: Counted, requests: InjectRequest[]): Promise<StatementCount> {
+  const per: number[] = [];
+  const statuses = new Set<number>();
+  // the first request is not counted: caches filled once per process (Public permissions, ...) are not per-request work
+  const counted = requests.length > 1 ? requests.slice(1) : requests;
+  if (requests.length > 1) await target.server.inject({ method: requests[0].method, url: requests[0].url, payload: requests[0].payload as object | undefined });
+  for (const r of counted) {
+    const before = target.count();
+    const res = await target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined });
+    per.push(target.count() - before);
+    statuses.add(res.statusCode);
+  }
+  return {
+    perRequest: per.reduce((a, b) => a + b, 0) / Math.max(1, per.length),
+    distinct: [...new Set(per)].sort((a, b) => a - b),
+    statuses: [...statuses].sort(),
+  };
+}
+
+// ---- which statements a request runs, with SQLite's query plan (--explain) ----
+
+interface NativeStatement {
+  source: string;
+}
+
+/**
+ * Records the SQL text of every statement execution while `fn` runs, by wrapping better-sqlite3's
+ * Statement methods (the instance the checkout under test loads).
+ */
+export interface CapturedSql {
+  sql: string;
+  params: unknown[];
+}
+
+export async function captureSql<T>(repo: string, fn: () => Promise<T>): Promise<{ result: T; sql: CapturedSql[] }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Sqlite = require(require.resolve('better-sqlite3', { paths: [repo] })) as typeof import('better-sqlite3');
+  const probe = new Sqlite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, (...args: unknown[]) => unknown>;
+  probe.close();
+  const sql: CapturedSql[] = [];
+  const originals = new Map<string, (...args: unknown[]) => unknown>();
+  for (const m of ['all', 'get', 'run', 'iterate']) {
+    const orig = proto[m];
+    originals.set(m, orig);
+    proto[m] = function (this: NativeStatement, ...args: unknown[]) {
+      sql.push({ sql: this.source, params: args });
+      return orig.apply(this, args);
+    };
+  }
+  try {
+    return { result: await fn(), sql };
+  } finally {
+    for (const [m, orig] of originals) proto[m] = orig;
+  }
+}
+
+export interface ExplainedStatement {
+  sql: string;
+  runs: number;
+  plan: string[];
+  /** plan lines worth a look: full scans of tables, or an index on a low-selectivity column */
+  warnings: string[];
+}
+
+const SUSPECT_INDEX = /USING (COVERING )?INDEX \S*(component_type|_field_index|related_type)\S*/;
+
+export function explain(dbFile: string, sqls: CapturedSql[]): ExplainedStatement[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Sqlite = require('better-sqlite3') as typeof import('better-sqlite3');
+  const db = new Sqlite(dbFile, { readonly: true });
+  try {
+    const seen = new Map<string, { params: unknown[]; runs: number }>();
+    for (const s of sqls) {
+      const e = seen.get(s.sql);
+      if (e) e.runs++;
+      else seen.set(s.sql, { params: s.params, runs: 1 });
+    }
+    return [...seen.entries()].map(([sql, { params, runs }]) => {
+      let plan: string[];
+      try {
+        plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      } catch (err) {
+        plan = [`(no plan: ${(err as Error).message})`];
+      }
+      const warnings = plan.filter((l) => (/^SCAN /.test(l) && !/json_each|CONSTANT ROW|SUBQUERY|\bp\b/.test(l)) || SUSPECT_INDEX.test(l));
+      return { sql, runs, plan, warnings };
+    });
+  } finally {
+    db.close();
+  }
+}

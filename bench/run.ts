@@ -1,0 +1,294 @@
+// `npm run bench`: Tessera against the hand-written floor (and, with --vs-strapi, real Strapi 4.26.2) on
+// the same generated database. See bench/README.md for the options and how to read the results.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CASES, type BenchCase, type CaseContext } from './cases';
+import { explainCase, profileCase } from './diagnose';
+import { ensureDataset } from './generate';
+import { ratioChart } from './lib/chart';
+import { compareServers } from './lib/compare';
+import { DEFAULT_SHAPE } from './lib/content';
+import { BENCH_DIR, FIXTURE_DATA, makeProjectCopy, REPO } from './lib/fixture';
+import { runLoad } from './lib/load';
+import { parseOptions, type RunOptions } from './lib/options';
+import { aggregate, consoleReport, markdownReport, withRatios, type CaseResult, type Measurement, type RunSummary } from './lib/report';
+import { startFloor, startStrapi, startTessera, withRssSampling, type RunningServer } from './lib/servers';
+import { countStatements, openFloorInProcess, openTesseraInProcess, timeInProcess } from './lib/statements';
+import { evaluateTargets } from './lib/targets';
+import { makeWorkspace, scratch, type Workspace } from './lib/workspace';
+
+export { parseOptions, type RunOptions };
+
+const loadavg = () => os.loadavg()[0];
+
+/** servers to stop if the run is interrupted (Ctrl-C): real Strapi runs detached through its start.sh */
+const interrupted = new Set<RunningServer>();
+
+function describeTessera(repo: string): string {
+  try {
+    const commit = execFileSync('git', ['-C', repo, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['-C', repo, 'status', '--porcelain', '--', 'src', 'bin'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return `${repo === REPO ? 'this checkout' : repo} at ${commit}${dirty ? ` with uncommitted changes in src/ (${dirty.split('\n').length} files)` : ''}`;
+  } catch {
+    return `${repo} (not a git checkout)`;
+  }
+}
+
+interface InProcessResults {
+  statements: Map<string, CaseResult['statements']>;
+  micros: Map<string, CaseResult['inProcessUs']>;
+  vsRows: RunSummary['statementsVsRows'];
+}
+
+/** Statements per request and in-process time per request, Tessera and the floors side by side in this process. */
+async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace): Promise<InProcessResults> {
+  const statements = new Map<string, CaseResult['statements']>();
+  const micros = new Map<string, CaseResult['inProcessUs']>();
+  const project = makeProjectCopy(path.join(ws.dir, 'statements'), path.join(ws.tesseraProject, '.tmp/data.db'));
+  const tessera = await openTesseraInProcess(o.tessera, project);
+  const floors = o.floors.map((v) => ({ name: `floor-${v}` as const, target: openFloorInProcess(ws.floorDb, v) }));
+  const vsRows: RunSummary['statementsVsRows'] = [];
+  try {
+    for (const c of cases) {
+      const st: CaseResult['statements'] = { tessera: await countStatements(tessera, c.inject(ctx, 6)) };
+      if (c.floor) for (const f of floors) st[f.name] = await countStatements(f.target, c.inject(ctx, 6));
+      statements.set(c.id, st);
+      if (c.kind === 'read') {
+        const requests = c.inject(ctx, 20);
+        const us = await timeInProcess([{ name: 'tessera', target: tessera, requests }, ...(c.floor ? floors.map((f) => ({ ...f, requests })) : [])], o.duration < 1 ? 1 : 5, o.duration < 1 ? 5 : 40);
+        micros.set(c.id, Object.fromEntries(us) as CaseResult['inProcessUs']);
+      }
+    }
+    for (const base of ['/api/articles?populate=*', '/api/articles?populate[author]=true&populate[categories]=true', '/api/articles']) {
+      const perPageSize: Record<string, number> = {};
+      for (const size of [1, 10, 25, 100]) {
+        const sep = base.includes('?') ? '&' : '?';
+        const url = `${base}${sep}pagination[pageSize]=${size}`;
+        perPageSize[size] = (await countStatements(tessera, [{ method: 'GET', url }, { method: 'GET', url }])).perRequest;
+      }
+      vsRows.push({ url: base, perPageSize });
+    }
+  } finally {
+    await tessera.close();
+    for (const f of floors) await f.target.close();
+  }
+  return { statements, micros, vsRows };
+}
+
+async function coldStarts(o: RunOptions, ws: Workspace): Promise<RunSummary['coldStart']> {
+  const out: RunSummary['coldStart'] = [];
+  const sets: { label: string; db: string }[] = [{ label: 'fixture app', db: path.join(FIXTURE_DATA, 'data.db') }];
+  for (const n of o.coldSizes) sets.push({ label: `${n.toLocaleString('en-US')} articles`, db: (await ensureDataset(n, o.log, o.cacheDir)).file });
+  for (const set of sets) {
+    const project = makeProjectCopy(path.join(ws.dir, 'cold'), set.db);
+    const ms: number[] = [];
+    for (let i = 0; i < o.coldTries; i++) {
+      const s = await startTessera({ repo: o.tessera, projectDir: project, logFile: path.join(ws.logs, 'tessera-cold.log') });
+      interrupted.add(s);
+      ms.push(s.coldStartMs);
+      await s.stop();
+      interrupted.delete(s);
+    }
+    out.push({ server: 'tessera', dataset: set.label, ms });
+    o.log(`cold start tessera, ${set.label}: ${ms.map((m) => Math.round(m)).join(' / ')} ms`);
+    if (o.vsStrapi) {
+      const sms: number[] = [];
+      for (let i = 0; i < o.coldTries; i++) {
+        const s = await startStrapi({ dir: o.strapiDir, port: o.strapiPort, db: set.db, logFile: path.join(ws.logs, 'strapi-cold.log') });
+        interrupted.add(s);
+        sms.push(s.coldStartMs);
+        await s.stop();
+        interrupted.delete(s);
+      }
+      out.push({ server: 'strapi', dataset: set.label, ms: sms });
+      o.log(`cold start strapi, ${set.label}: ${sms.map((m) => Math.round(m)).join(' / ')} ms`);
+    }
+  }
+  fs.rmSync(path.join(ws.dir, 'cold'), { recursive: true, force: true });
+  return out;
+}
+
+async function measureOnce(o: RunOptions, c: BenchCase, ctx: CaseContext, s: RunningServer, all: RunningServer[], pass: number): Promise<Measurement> {
+  const request = c.load(ctx);
+  if (o.warmup > 0) await runLoad({ url: s.url, request, connections: o.connections, duration: o.warmup });
+  const la = loadavg();
+  const { result, peakMb } = await withRssSampling(all, () => runLoad({ url: s.url, request, connections: o.connections, duration: o.duration }));
+  const m: Measurement = { caseId: c.id, server: s.name, pass, load: result, rssPeakMb: peakMb.get(s.name) ?? NaN, loadavg: la };
+  o.log(`  pass ${pass}  ${c.id.padEnd(15)} ${s.name.padEnd(10)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  RSS ${Math.round(m.rssPeakMb)} MB${result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''}  load ${la.toFixed(2)}`);
+  return m;
+}
+
+/** One request of a write case on a server: 200, or why not (so a broken write is not measured as fast). */
+async function probeWrite(c: BenchCase, ctx: CaseContext, s: RunningServer): Promise<string | null> {
+  const r = c.load({ ...ctx, runId: `${ctx.runId}p` });
+  const req = r.setup ? r.setup({ method: r.method, path: r.path, body: r.body }) : r;
+  const res = await fetch(s.url + req.path, { method: req.method, body: req.body, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  return res.status === 200 ? null : `${res.status} ${text.slice(0, 200)}`;
+}
+
+function writeResults(o: RunOptions, summary: RunSummary): { json: string; md: string; svg: string } {
+  fs.mkdirSync(o.out, { recursive: true });
+  const stem = path.join(o.out, summary.date);
+  const svg = ratioChart(summary);
+  fs.writeFileSync(`${stem}.svg`, svg);
+  fs.writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');
+  fs.writeFileSync(`${stem}.md`, markdownReport(summary, `${summary.date}.svg`));
+  if (o.latest) {
+    fs.writeFileSync(path.join(o.out, 'latest.svg'), svg);
+    fs.writeFileSync(path.join(o.out, 'latest.md'), markdownReport(summary, 'latest.svg'));
+  }
+  return { json: `${stem}.json`, md: `${stem}.md`, svg: `${stem}.svg` };
+}
+
+export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary; files: { json: string; md: string; svg: string } }> {
+  const runId = Date.now().toString(36);
+  const loadStart = os.loadavg();
+  const cases = CASES.filter((c) => o.cases.includes(c.id));
+  const ctx: CaseContext = { shape: { ...DEFAULT_SHAPE, articles: o.articles }, runId };
+  const { file: dataset } = await ensureDataset(o.articles, o.log, o.cacheDir);
+  const ws = makeWorkspace(o, dataset, runId);
+  const running: RunningServer[] = [];
+  const notes: string[] = [
+    'GraphQL list case: not run; Tessera has no GraphQL front door yet.',
+    'Servers run as separate processes on 127.0.0.1; the load generator (autocannon, in the runner process) shares the same cores, as in ../shared/spec/stack-notes.md.',
+  ];
+  try {
+    o.log(`statements and time per request, in-process ...`);
+    const stmts = await measureInProcess(o, cases, ctx, ws);
+    const coldStart = await coldStarts(o, ws);
+
+    o.log('starting servers on the dataset ...');
+    const idleMb: RunSummary['memory']['idleMb'] = {};
+    const tessera = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log') });
+    running.push(tessera);
+    interrupted.add(tessera);
+    coldStart.push({ server: 'tessera', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [tessera.coldStartMs] });
+    for (const v of o.floors) {
+      const floor = await startFloor({ variant: v, db: ws.floorDb, logFile: path.join(ws.logs, `floor-${v}.log`) });
+      running.push(floor);
+      interrupted.add(floor);
+    }
+    if (o.vsStrapi) {
+      const strapi = await startStrapi({ dir: o.strapiDir, port: o.strapiPort, db: dataset, logFile: path.join(ws.logs, 'strapi.log') });
+      running.push(strapi);
+      interrupted.add(strapi);
+      coldStart.push({ server: 'strapi', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [strapi.coldStartMs] });
+    } else {
+      notes.push('Real Strapi not measured in this run (add --vs-strapi).');
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const s of running) idleMb[s.name] = s.rssMb();
+
+    // answers must be equal before anything is compared
+    const answers = new Map<string, CaseResult['answers']>();
+    for (const c of cases.filter((k) => k.kind === 'read')) {
+      const a: CaseResult['answers'] = {};
+      for (const s of running.filter((x) => x.name !== 'tessera' && (c.floor || x.name === 'strapi'))) {
+        const d = await compareServers(tessera.url, s.url, c.samples(ctx));
+        a[s.name] = d.diffs.length ? `${d.path}: ${d.diffs.join('; ')}` : 'same';
+        if (d.diffs.length) o.log(`  ${c.id}: ${s.name} answers differ from Tessera's at ${d.path}: ${d.diffs.join('; ')}`);
+      }
+      answers.set(c.id, a);
+    }
+
+    const measurements: Measurement[] = [];
+    const serversFor = (c: BenchCase, pass: number) => {
+      const list = running.filter((s) => (c.kind === 'read' ? s.name === 'tessera' || s.name === 'strapi' || (c.floor && answers.get(c.id)?.[s.name] === 'same') : s.name === 'tessera' || s.name === 'strapi'));
+      return pass % 2 === 0 ? list.reverse() : list; // alternate the order so drift cancels out
+    };
+    const skipped = new Set<string>();
+    const writes = cases.filter((c) => c.kind === 'write');
+    for (const c of writes) {
+      for (const s of serversFor(c, 1)) {
+        const problem = await probeWrite(c, ctx, s);
+        if (problem) {
+          skipped.add(`${c.id}/${s.name}`);
+          notes.push(`${c.title} on ${s.name}: not measured, a request failed: ${problem}`);
+          o.log(`  ${c.id} on ${s.name} fails: ${problem}`);
+        }
+      }
+    }
+    // reads first, all passes; writes last (they grow the databases)
+    for (const group of [cases.filter((c) => c.kind === 'read'), writes]) {
+      for (let pass = 1; pass <= o.passes; pass++) {
+        for (const c of group) {
+          for (const s of serversFor(c, pass)) {
+            if (skipped.has(`${c.id}/${s.name}`)) continue;
+            measurements.push(await measureOnce(o, c, ctx, s, running, pass));
+          }
+        }
+      }
+    }
+
+    const results: CaseResult[] = cases.map((c) => {
+      const servers: CaseResult['servers'] = {};
+      for (const s of running) {
+        const ms = measurements.filter((m) => m.caseId === c.id && m.server === s.name);
+        if (ms.length) servers[s.name] = aggregate(ms);
+      }
+      return withRatios({ id: c.id, title: c.title, kind: c.kind, example: c.example, servers, statements: stmts.statements.get(c.id) ?? {}, inProcessUs: stmts.micros.get(c.id) ?? {}, answers: answers.get(c.id) ?? {} });
+    });
+    const peakMb: RunSummary['memory']['peakMb'] = {};
+    for (const m of measurements) peakMb[m.server] = Math.max(peakMb[m.server] ?? 0, m.rssPeakMb);
+    const las = measurements.map((m) => m.loadavg);
+    const date = new Date().toISOString().slice(0, 10);
+    const base: Omit<RunSummary, 'targets'> = {
+      date,
+      command: o.command,
+      settings: { articles: o.articles, duration: o.duration, warmup: o.warmup, passes: o.passes, connections: o.connections, vsStrapi: o.vsStrapi },
+      environment: {
+        node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', loadavgStart: loadStart, loadavgEnd: os.loadavg(),
+        tessera: describeTessera(o.tessera),
+        note: las.length ? `The 1-minute load average at the start of each measurement ranged ${Math.min(...las).toFixed(2)}–${Math.max(...las).toFixed(2)} (the server and the load generator alone keep it near 1.5–2 on 2 cores; more means other work was running, so compare ratios, not absolute figures).` : '',
+      },
+      cases: results,
+      coldStart,
+      memory: { idleMb, peakMb },
+      statementsVsRows: stmts.vsRows,
+      measurements,
+      notes,
+    };
+    const summary: RunSummary = { ...base, targets: evaluateTargets(base) };
+    const files = writeResults(o, summary);
+    o.log(consoleReport(summary));
+    o.log(`\nwritten: ${path.relative(process.cwd(), files.md)}, ${path.relative(process.cwd(), files.json)}, ${path.relative(process.cwd(), files.svg)}`);
+    return { summary, files };
+  } finally {
+    for (const s of running.reverse()) {
+      await s.stop().catch((e) => o.log(`stopping ${s.name}: ${String(e)}`));
+      interrupted.delete(s);
+    }
+    if (!o.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
+    else o.log(`workspace kept: ${ws.dir}`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    console.log(fs.readFileSync(path.join(BENCH_DIR, 'README.md'), 'utf8').split('\n## ')[1] ?? 'see bench/README.md');
+    return;
+  }
+  const o = parseOptions(argv);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping the servers`);
+      void Promise.all([...interrupted].map((s) => s.stop().catch(() => undefined))).then(() => {
+        for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+        process.exit(130);
+      });
+    });
+  }
+  if (o.profile) await profileCase(o, o.profile);
+  else if (o.explain) await explainCase(o, o.explain);
+  else await runBenchmark(o);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exitCode = 1;
+  });
+}

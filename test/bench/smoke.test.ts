@@ -1,0 +1,47 @@
+// CI smoke of the benchmark runner (issue 8): a short run on a small generated dataset must produce the
+// table, the JSON, the markdown page and the chart, with the floor answering exactly as Tessera does.
+// No figures are asserted (targets live in the benchmark, never in tests), and real Strapi is not needed.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseOptions, runBenchmark } from '../../bench/run';
+import type { RunSummary } from '../../bench/lib/report';
+
+describe('bench runner smoke', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-smoke-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('runs every case on Tessera and both floors and writes the JSON, markdown and chart', async () => {
+    const logs: string[] = [];
+    const options = parseOptions(['--smoke', '--out', path.join(dir, 'results'), '--cache', path.join(dir, 'cache')], (m) => logs.push(m));
+    const { summary, files } = await runBenchmark(options);
+
+    const json = JSON.parse(fs.readFileSync(files.json, 'utf8')) as RunSummary;
+    expect(json.cases.map((c) => c.id)).toEqual(['list', 'populate', 'search', 'findone', 'deep-filter', 'page-200', 'create', 'update-connect']);
+    for (const c of json.cases) {
+      const t = c.servers.tessera;
+      expect(t, c.id).toBeDefined();
+      expect(t!.rps, c.id).toBeGreaterThan(0);
+      expect(t!.non2xx + t!.errors, `${c.id}: failed requests`).toBe(0);
+      expect(c.statements.tessera?.statuses, c.id).toEqual([200]);
+      if (c.kind === 'read') {
+        // the floor must answer exactly as Tessera does, or the comparison would be meaningless
+        expect(c.answers['floor-sql'], `${c.id}: floor-sql answers`).toBe('same');
+        expect(c.answers['floor-js'], `${c.id}: floor-js answers`).toBe('same');
+        expect(c.floor, c.id).toMatch(/^floor-(js|sql)$/);
+        expect(c.vsFloor, c.id).toBeGreaterThan(0);
+      }
+    }
+    expect(json.targets).toHaveLength(6);
+    expect(json.coldStart.some((c) => c.server === 'tessera' && c.dataset === 'fixture app')).toBe(true);
+    expect(json.memory.idleMb.tessera).toBeGreaterThan(0);
+
+    const md = fs.readFileSync(files.md, 'utf8');
+    expect(md).toContain('## Targets');
+    expect(md).toContain('| tessera |');
+    expect(fs.readFileSync(files.svg, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<\/svg>\n$/);
+    expect(logs.join('\n')).toContain('list, populate=*');
+    expect(summary.notes.join(' ')).toContain('GraphQL');
+  }, 180_000);
+});
