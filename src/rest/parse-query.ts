@@ -21,7 +21,11 @@ export interface RestQuery {
   params: FindParams;
   pagination?: Pagination;
   publicationState: 'live' | 'preview';
-  locale?: string;
+  /**
+   * localized types: `locale=fr`, `all`, or what v4 also takes as a condition on `locale` (a list: any of
+   * them; operators: `locale[$ne]=en`), already parsed as a filter value
+   */
+  locale?: string | unknown[] | Record<string, unknown>;
 }
 
 export function isRestQuery(v: unknown): v is RestQuery {
@@ -64,6 +68,18 @@ export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<s
     params,
     pagination,
     publicationState: state,
-    locale: typeof raw.locale === 'string' ? raw.locale : undefined,
+    locale: ct.localized ? parseLocale(ctx, ct, raw.locale) : undefined,
   };
+}
+
+/**
+ * v4's i18n puts whatever `locale` holds into the filters as `{ locale: <value> }` (verified on 4.26.2: a list
+ * selects any of its locales, `locale[$ne]=en` the others, keys that are no operator select every locale), so
+ * anything but a plain code goes through the filter parser as a condition on the `locale` attribute.
+ */
+function parseLocale(ctx: QueryContext, ct: ContentType, raw: unknown): RestQuery['locale'] {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string') return raw;
+  const where = parseFilters(ctx, ct, { locale: raw });
+  return (where?.locale ?? undefined) as RestQuery['locale'];
 }

@@ -77,6 +77,12 @@ describe('strapi.entityService on a localized type (i18n decorates it, as in v4)
     expect(back?.order).toBe(9);
     expect((back?.localizations as Array<{ id: number }>).map((l) => l.id)).toEqual([fr.id]);
   });
+
+  it('strapi.query(uid).create gives entries of localized types the default locale (v4 i18n lifecycle)', async () => {
+    const q = t.app.strapi.query('api::page.page');
+    expect((await q.create({ data: { title: 'Q page', slug: 'q-page-default' } })).locale).toBe('en');
+    expect((await q.create({ data: { title: 'Q page fr', slug: 'q-page-fr', locale: 'fr' } })).locale).toBe('fr');
+  });
 });
 
 describe('users-permissions services and models', () => {
