@@ -107,7 +107,19 @@ export interface TesseraStart {
   cpuProfDir?: string;
 }
 
+/**
+ * A checkout whose bin/tessera.js runs a compiled build (bin/build.js) builds it on demand; doing that
+ * here, untimed, keeps a build after a source change out of the cold start.
+ */
+function buildTessera(repo: string): void {
+  const build = path.join(repo, 'bin/build.js');
+  if (!fs.existsSync(build)) return;
+  const r = spawnSync(process.execPath, [build], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`${build} failed: ${r.stderr || r.error?.message}`);
+}
+
 export async function startTessera(o: TesseraStart): Promise<RunningServer> {
+  buildTessera(o.repo);
   const port = await freePort();
   const node = [...(o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : []), path.join(o.repo, 'bin/tessera.js')];
   return startChild('tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port)], {

@@ -3,7 +3,11 @@
 // accepted (never `alg: none`, never RS256 with the secret as a public key: the CVE-2023-22893 class),
 // through jose. Signing is synchronous (v4's `issue()` returns a string, and project code relies on it).
 import crypto from 'node:crypto';
-import { errors as joseErrors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
+import { lazyModule } from '../lazy-module';
+
+/** jose on the first token to verify: a public read never needs it (signing is done here, without jose) */
+const loadJose = lazyModule('jose', 'JWT verification', () => require('jose') as typeof Jose);
 
 export interface JwtOptions {
   /** seconds (number) or a vercel/ms string: "30d", "12h", "90m", "45s", "500ms" */
@@ -75,6 +79,7 @@ function hmacKey(secret: string): crypto.KeyObject {
 
 /** The payload of a valid HS256 token signed with `secret`; InvalidTokenError for anything else. */
 export async function verifyJwt(token: string, secret: string, options: JwtOptions = {}): Promise<JwtPayload> {
+  const { errors: joseErrors, jwtVerify } = loadJose();
   try {
     const { payload } = await jwtVerify(token, hmacKey(secret), {
       algorithms: ['HS256'],

@@ -6,7 +6,8 @@ import type { Args } from './args';
 
 export async function develop(args: Args, argv: string[]): Promise<number> {
   const dir = path.resolve(args.positional[0] ?? '.');
-  const bin = path.resolve(__dirname, '../../bin/tessera.js');
+  // the script node started (bin/tessera.js); from the sources (tests), the bin next to them
+  const bin = require.main?.filename ?? path.resolve(__dirname, '../../bin/tessera.js');
   const childArgs = ['start', ...argv.slice(1)];
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;

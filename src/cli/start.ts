@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createTessera } from '../core/tessera';
 import { describeStartupError } from './startup-error';
 import { optString, type Args } from './args';
+import { startupComplete } from './startup-complete';
 
 export async function start(args: Args): Promise<number> {
   const dir = path.resolve(args.positional[0] ?? '.');
@@ -16,6 +17,7 @@ export async function start(args: Args): Promise<number> {
   }
   const portOpt = optString(args, 'port');
   const url = await app.listen({ host: optString(args, 'host'), port: portOpt ? Number(portOpt) : undefined });
+  startupComplete();
   app.log.info(`Tessera serving ${dir} at ${url} (${Date.now() - t0} ms): ${app.summary()}`);
   process.send?.({ ready: url });
   await new Promise<void>((resolve) => {

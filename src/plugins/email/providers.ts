@@ -4,7 +4,11 @@
 // installed in the project (`@strapi/provider-email-<name>`, `strapi-provider-email-<name>`, or a path).
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { lazyModule } from '../../lazy-module';
+
+/** nodemailer only when the project's email provider is nodemailer (~25 ms and ~1 MB otherwise spent at every start) */
+const loadNodemailer = lazyModule('nodemailer', 'the nodemailer email provider', () => require('nodemailer') as typeof Nodemailer);
 
 export interface EmailOptions {
   to?: string;
@@ -47,7 +51,7 @@ const NODEMAILER_KEYS = ['from', 'to', 'cc', 'bcc', 'replyTo', 'subject', 'text'
 
 export const nodemailerProvider: EmailProviderModule = {
   init(providerOptions, settings) {
-    const transporter = nodemailer.createTransport(providerOptions as Parameters<typeof nodemailer.createTransport>[0]);
+    const transporter = loadNodemailer().createTransport(providerOptions as Parameters<typeof Nodemailer.createTransport>[0]);
     return {
       send(o) {
         const message: Record<string, unknown> = {};

@@ -4,10 +4,16 @@
 // originals lose the EXIF tag and show sideways), EXIF orientation is always applied.
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { lazyModule } from '../../lazy-module';
 
-// temporary files are deleted right after processing: libvips must not keep them open in its cache
-sharp.cache({ files: 0 });
+/** sharp (libvips: ~8 MB resident, ~35 ms to load) on the first image upload, never for reads */
+const loadSharp = lazyModule('sharp', 'image upload processing', () => {
+  const sharp = require('sharp') as typeof Sharp;
+  // temporary files are deleted right after processing: libvips must not keep them open in its cache
+  sharp.cache({ files: 0 });
+  return sharp;
+});
 
 /** formats v4 treats as images (width/height recorded), may resize, and may re-encode */
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'tiff', 'svg', 'gif', 'avif']);
@@ -45,7 +51,9 @@ interface Probe {
   orientation: number;
 }
 
+// each step loads sharp outside its try: a missing package is an error, not "not an image"
 async function probe(file: string): Promise<Probe | null> {
+  const sharp = loadSharp();
   try {
     const m = await sharp(file).metadata();
     return { format: String(m.format), width: m.width ?? null, height: m.height ?? null, orientation: m.orientation ?? 1 };
@@ -56,6 +64,7 @@ async function probe(file: string): Promise<Probe | null> {
 
 /** v4's isFaultyImage: the whole image must decode */
 async function decodes(file: string): Promise<boolean> {
+  const sharp = loadSharp();
   try {
     await sharp(file).stats();
     return true;
@@ -64,7 +73,7 @@ async function decodes(file: string): Promise<boolean> {
   }
 }
 
-type Pipeline = ReturnType<typeof sharp>;
+type Pipeline = ReturnType<typeof Sharp>;
 
 function encoder(img: Pipeline, format: string, quality?: number): Pipeline {
   switch (format) {
@@ -83,7 +92,7 @@ async function storedOriginal(src: string, p: Probe, dir: string, s: ImageSettin
   const rotate = p.orientation > 1 || s.autoOrientation;
   if (OPTIMIZE_FORMATS.has(p.format) && (s.sizeOptimization || rotate)) {
     const out = path.join(dir, 'original');
-    let img = sharp(src);
+    let img = loadSharp()(src);
     if (rotate) img = img.rotate();
     const info = await encoder(img, p.format, s.sizeOptimization ? 80 : 100).toFile(out);
     return { path: out, width: info.width, height: info.height, bytes: info.size };
@@ -93,7 +102,7 @@ async function storedOriginal(src: string, p: Probe, dir: string, s: ImageSettin
 }
 
 async function resized(src: string, format: string, out: string, width: number, height: number): Promise<ImageFile> {
-  const info = await encoder(sharp(src).rotate().resize({ width, height, fit: 'inside' }), format).toFile(out);
+  const info = await encoder(loadSharp()(src).rotate().resize({ width, height, fit: 'inside' }), format).toFile(out);
   return { path: out, width: info.width, height: info.height, bytes: info.size };
 }
 
