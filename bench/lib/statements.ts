@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { InjectRequest } from '../cases';
 import { createFloor } from '../floor/server';
+import { JSON_VALUE_FUNCTION, jsonValueText } from '../../src/storage/json-values';
 
 interface Counted {
   server: FastifyInstance;
@@ -127,6 +128,8 @@ export function explain(dbFile: string, sqls: CapturedSql[]): ExplainedStatement
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Sqlite = require('better-sqlite3') as typeof import('better-sqlite3');
   const db = new Sqlite(dbFile, { readonly: true });
+  // the JSON read path's exact fallback, as Tessera registers it on its connections
+  db.function(JSON_VALUE_FUNCTION, { deterministic: true }, (type, value) => jsonValueText(String(type), value));
   try {
     const seen = new Map<string, { params: unknown[]; runs: number }>();
     for (const s of sqls) {

@@ -54,6 +54,8 @@ export function createApi(deps: ApiDeps) {
   const trusted: QueryContext = { model, visibility, pagination, maxPopulateDepth, canRead: () => true };
   const limits = queryLimits((key) => project.config.get(key, undefined));
   const findOnePublicationState = project.config.get<boolean>('api.rest.findOnePublicationState', false) === true;
+  // config/api.js `rest.jsonReads` (docs/configuration.md): false answers every read through the JavaScript path
+  const jsonReads = project.config.get<boolean>('api.rest.jsonReads', true) !== false;
 
   for (const ct of model.apiTypes()) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
@@ -61,11 +63,15 @@ export function createApi(deps: ApiDeps) {
     const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
     const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState }, ct);
     const svcModule = api?.services[ct.uid];
-    const service = extend(createPublicService(core, ct, trusted) as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'));
+    const publicService = createPublicService(core, ct, trusted);
+    const service = extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'));
     services.set(ct.uid, service);
     const ctrl = createCoreController({
       model,
       service: () => services.get(ct.uid) as never,
+      // while the project has not replaced the service's find/findOne: queries kept per shape, and the JSON reads
+      core: publicService as never,
+      json: jsonReads && ct.kind === 'collectionType' ? { find: (q) => core.findJson(q), findOne: (id, q) => core.findOneJson(id, q) } : undefined,
       queryContext: (ctx) => ({ model, visibility, pagination, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
     }, ct);
     const ctrlModule = api?.controllers[ct.uid];

@@ -7,6 +7,8 @@ import type { Entity, FindParams, Where } from '../query/types';
 import type { Database } from '../storage/dialect';
 import type { DocumentService, ReadParams } from '../documents/document-service';
 import { countEntities, findEntities } from '../storage/read-entities';
+import { findEntriesJson, findEntryJson } from '../storage/read-json';
+import { isStable, markStable } from '../storage/stable-queries';
 import type { RestQuery } from './parse-query';
 import { paginationMeta } from '../query/pagination';
 import { LIVE, and, withPublicationState, type PublicationState } from './publication-state';
@@ -60,9 +62,40 @@ function scopeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery, state: Pu
   return and(where, localeWhere(sc, ct, q));
 }
 
+/** A page written by the JSON read path: the entries' JSON texts and `meta.pagination`. */
+export interface JsonPage {
+  entries: string[];
+  pagination?: Record<string, number>;
+}
+
 export function createCoreService(sc: ServiceContext, ct: ContentType) {
   const { db, model, documents } = sc;
   const i18n = ct.localized ? sc.i18n : undefined;
+  /**
+   * The storage params of a validated query, kept per query object when the controller keeps that one
+   * per query shape (marked stable): the same object every time, so the storage layer's compiled
+   * statements are reused. A query made for one call gets params made for that call (no WeakMap entry
+   * per request: those would outlive young-generation GCs).
+   */
+  const memo = new WeakMap<RestQuery, Map<string, FindParams>>();
+  const paramsOf = (q: RestQuery, key: string, make: () => FindParams): FindParams => {
+    if (!isStable(q)) return make();
+    const k = ct.localized ? `${key}:${sc.defaultLocale()}` : key;
+    let byKey = memo.get(q);
+    if (!byKey) memo.set(q, (byKey = new Map()));
+    let params = byKey.get(k);
+    if (!params) byKey.set(k, (params = markStable(make())));
+    return params;
+  };
+  const findParams = (q: RestQuery): FindParams => paramsOf(q, 'find', () => {
+    const state = stateFor(sc, q, 'find');
+    return { ...q.params, ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state) };
+  });
+  /** findOne's params without the id (the JSON read path binds it per request) */
+  const findOneParams = (q: RestQuery): FindParams => paramsOf(q, 'findOne', () => {
+    const state = stateFor(sc, q, 'findOne');
+    return { ...readParamsOf(sc, ct, q, 'findOne'), where: ct.draftAndPublish && state === 'live' ? LIVE : undefined, limit: 1 };
+  });
   const withLocales = async <T extends Entity | Entity[] | null>(result: T, state: PublicationState): Promise<T> => {
     if (i18n && result) await i18n.attachAvailableLocales(ct, Array.isArray(result) ? result : [result], state);
     return result;
@@ -78,18 +111,32 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
   return {
     async find(q: RestQuery): Promise<{ results: Entity[]; pagination?: Record<string, number> }> {
       const state = stateFor(sc, q, 'find');
-      const where = scopeWhere(sc, ct, q, state);
-      const params: FindParams = { ...q.params, ...readParamsOf(sc, ct, q, 'find'), where };
+      const params = findParams(q);
       const results = await findEntities(db, model, ct, params);
       const p = q.pagination!;
-      const total = p.withCount ? await countEntities(db, model, ct, where) : undefined;
+      const total = p.withCount ? await countEntities(db, model, ct, params.where) : undefined;
       return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
+    },
+    /**
+     * `find` written by SQLite as JSON (storage/read-json.ts); null where the JavaScript path answers:
+     * localized types (i18n adds `meta.availableLocales` to each entry) and shapes it does not cover.
+     */
+    async findJson(q: RestQuery): Promise<JsonPage | null> {
+      if (i18n) return null;
+      const p = q.pagination!;
+      const page = await findEntriesJson(db, model, ct, findParams(q), p.withCount);
+      return page && { entries: page.entries, pagination: paginationMeta(p, page.total) };
+    },
+    /** `findOne` as JSON text: null when there is no such entry, undefined where the JavaScript path answers */
+    async findOneJson(id: number, q: RestQuery): Promise<string | null | undefined> {
+      if (i18n) return undefined;
+      return findEntryJson(db, model, ct, findOneParams(q), id);
     },
     /** v4: findOne by id ignores filters, locale and (unless switched on) publicationState; see docs/compatibility.md */
     async findOne(id: number, q: RestQuery): Promise<Entity | null> {
       const state = stateFor(sc, q, 'findOne');
-      const where = ct.draftAndPublish && state === 'live' ? { id, ...LIVE } : { id };
-      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q, 'findOne'), where, limit: 1 });
+      const base = findOneParams(q);
+      const rows = await findEntities(db, model, ct, { ...base, where: base.where ? { id, ...base.where } : { id } });
       return withLocales(rows[0] ?? null, state);
     },
     /** single types: the one entry; localized with `locale=all`: every locale's entry, as a list (v4) */

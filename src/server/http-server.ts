@@ -7,12 +7,15 @@ import type { Logger } from 'pino';
 import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
 import type { Access } from '../rest/access';
 import { createContext } from '../rest/context';
+import { untouchedJsonText } from '../rest/json-body';
 import { auditResponse, hasResponseAuditors } from './response-audit';
 import type { RouteDef } from '../rest/routes';
 import type { MiddlewareSettings } from './middlewares-config';
 import { createQueryStringParser } from './query-string';
 import { clientErrorHandler } from './client-error';
 import { resolvePublicFile, sendPublicFile } from './static-files';
+import { lazySchemaCompilers } from './schema-compilers';
+import { ShapeCache } from '../query/shape-cache';
 
 export interface ServerOptions {
   routes: RouteDef[];
@@ -37,6 +40,22 @@ const SECURITY_HEADERS: Record<string, string> = {
   'x-permitted-cross-domain-policies': 'none',
 };
 
+const MAX_CACHED_QUERY = 2048;
+
+/** a deep copy of what qs returns (plain or null-prototype objects, arrays, strings, null) */
+function copyQuery(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copyQuery);
+  const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+  for (const k of Object.keys(v)) {
+    const value = copyQuery((v as Record<string, unknown>)[k]);
+    // an own `__proto__` key (qs with allowPrototypes) stays a key, never the copy's prototype
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
+  }
+  return out;
+}
+
 function sendError(reply: FastifyReply, err: unknown, log: Logger): void {
   const { status, body } = toErrorBody(err);
   if (status >= 500) log.error({ err }, 'request failed');
@@ -60,6 +79,15 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   const { settings, log } = o;
   const qsOptions = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...settings.query };
   const queryString = createQueryStringParser(settings.query);
+  // a query string seen before is not parsed again; each request gets its own copy (controllers may change it)
+  const parsedQueries = new ShapeCache<Record<string, unknown>>();
+  const parseQueryString = (s: string): Record<string, unknown> => {
+    const hit = s.length <= MAX_CACHED_QUERY ? parsedQueries.get(s) : undefined;
+    if (hit) return copyQuery(hit) as Record<string, unknown>;
+    const parsed = queryString.parse(s);
+    if (s.length <= MAX_CACHED_QUERY && !queryString.rejection(parsed)) parsedQueries.set(s, copyQuery(parsed) as Record<string, unknown>);
+    return parsed;
+  };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -67,11 +95,12 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
-      querystringParser: (s: string) => queryString.parse(s),
+      querystringParser: (s: string) => parseQueryString(s),
     },
     return503OnClosing: true,
     clientErrorHandler,
     trustProxy: o.trustProxy === true,
+    schemaController: lazySchemaCompilers,
   });
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -87,7 +116,8 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, qs.parse(String(text), qsOptions)));
   app.addContentTypeParser(/^text\//, { parseAs: 'string' }, (_req, text, done) => done(null, text));
 
-  app.addHook('onRequest', async (req, reply) => {
+  // one callback-style hook per request for headers, CORS and the query-string limits (no promise per hook)
+  app.addHook('onRequest', (req, reply, done) => {
     if (settings.security) reply.headers(SECURITY_HEADERS);
     if (settings.poweredBy) reply.header('x-powered-by', settings.poweredBy);
     if (settings.cors.enabled) {
@@ -101,21 +131,22 @@ export function buildServer(o: ServerOptions): FastifyInstance {
           reply.header('access-control-allow-methods', settings.cors.methods.join(','));
           reply.header('access-control-allow-headers', req.headers['access-control-request-headers'] ?? settings.cors.headers.join(','));
           if (settings.cors.maxAge) reply.header('access-control-max-age', String(settings.cors.maxAge));
-          return reply.code(204).send();
+          reply.code(204).send();
+          return;
         }
       }
     }
-  });
-  app.addHook('onRequest', async (req, reply) => {
     const rejected = queryString.rejection(req.query);
     if (rejected) {
       sendError(reply, rejected, log);
-      return reply;
+      return;
     }
+    done();
   });
   if (settings.logger) {
-    app.addHook('onResponse', async (req, reply) => {
+    app.addHook('onResponse', (req, reply, done) => {
       log.info(`${req.method} ${req.url} (${Math.round(reply.elapsedTime)} ms) ${reply.statusCode}`);
+      done();
     });
   }
 
@@ -188,6 +219,12 @@ async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, re
   }
   if (body === undefined || body === null) throw new NotFoundError('Not Found');
   reply.code(ctx.status).headers(ctx.responseHeaders);
+  // a body the JSON read path wrote, that nothing looked inside: sent as written
+  const text = untouchedJsonText(body);
+  if (text !== undefined) {
+    await reply.type('application/json; charset=utf-8').send(text);
+    return;
+  }
   if (typeof body === 'object' && !Buffer.isBuffer(body)) reply.type('application/json; charset=utf-8');
   await reply.send(body);
 }

@@ -48,6 +48,11 @@ export interface Database extends Executor {
   close(): Promise<void>;
   /** statements run since start (benchmarks: statements per request) */
   readonly statementCount: number;
+  /**
+   * A number that changes whenever committed data may have changed, by this process or another one
+   * (storage/count-cache.ts). Absent where that cannot be told.
+   */
+  dataVersion?(): number;
 }
 
 export interface TableInfo {

@@ -9,11 +9,18 @@ export interface Hop {
   target: ContentType;
   /** alias of the target table */
   alias: string;
+  /** alias of the link table (the parent table itself for a foreign-key column) */
+  linkAlias: string;
   /** `FROM <link> l JOIN <target> a ON ...` */
   from: string;
-  /** condition relating the link rows to a parent: `match` receives the parent-id column of the link */
-  link(match: (parentExpr: string) => string): string;
-  /** shorthand: the link rows of the parent whose id is `parentIdExpr` */
+  /**
+   * condition relating the link rows to a parent: `match` receives the parent-id column of the link.
+   * `byParent`: `match` selects a few parents (population, correlated sorts), so the other link columns
+   * are written `+col` to keep SQLite on the parent-id index: without statistics it prefers the
+   * `component_type` index and reads every component of the type (bench/README.md, finding 1).
+   */
+  link(match: (parentExpr: string) => string, byParent?: boolean): string;
+  /** shorthand: the link rows of the parent whose id is `parentIdExpr` (by parent) */
   on(parentIdExpr: string): string;
   /** expression of the parent id in the link row (for batched population) */
   parentExpr: string;
@@ -25,10 +32,10 @@ export interface Hop {
 
 export class HopError extends Error {}
 
-/** `filter` binds its parameters when called, so placeholders stay in text order. */
-function linkOf(parentExpr: string, filter: () => string): Pick<Hop, 'link' | 'on'> {
-  const link = (match: (e: string) => string) => `${match(parentExpr)}${filter()}`;
-  return { link, on: (pid) => link((e) => `${e} = ${pid}`) };
+/** `filter` binds its parameters when called, so placeholders stay in text order; `pin` is `+` or ''. */
+function linkOf(parentExpr: string, filter: (pin: string) => string): Pick<Hop, 'link' | 'on'> {
+  const link = (match: (e: string) => string, byParent = false) => `${match(parentExpr)}${filter(byParent ? '+' : '')}`;
+  return { link, on: (pid) => link((e) => `${e} = ${pid}`, true) };
 }
 
 /**
@@ -43,9 +50,9 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
     if (!componentUid) throw new HopError(`${ct.uid}.${attr.name} needs a type to be traversed`);
     const target = model.require(componentUid);
     return {
-      target, alias: a,
+      target, alias: a, linkAlias: l,
       from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.related_id`,
-      ...linkOf(`${l}.file_id`, () => ` AND ${l}.related_type = ${b.param(componentUid)}`),
+      ...linkOf(`${l}.file_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(componentUid)}`),
       parentExpr: `${l}.file_id`,
       orderExpr: `${l}.${q('order')}, ${l}.id`,
       extra: [`${l}.${q('order')} AS __order`, `${l}.id AS __link`],
@@ -58,7 +65,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
         // createdBy/updatedBy: a plain foreign key column on the parent row
         const parentTable = q(ct.collectionName);
         return {
-          target, alias: a,
+          target, alias: a, linkAlias: l,
           from: `FROM ${parentTable} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(attr.joinColumn.name)}`,
           ...linkOf(`${l}.id`, () => ''),
           parentExpr: `${l}.id`, orderExpr: null, extra: [],
@@ -67,7 +74,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
       const jt = attr.joinTable;
       if (!jt) throw new HopError(`relation ${ct.uid}.${attr.name} cannot be traversed`);
       return {
-        target, alias: a,
+        target, alias: a, linkAlias: l,
         from: `FROM ${q(jt.name)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(jt.inverseJoinColumn)}`,
         ...linkOf(`${l}.${q(jt.joinColumn)}`, () => ''),
         parentExpr: `${l}.${q(jt.joinColumn)}`,
@@ -78,9 +85,9 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
     case 'media': {
       const target = model.require('plugin::upload.file');
       return {
-        target, alias: a,
+        target, alias: a, linkAlias: l,
         from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.file_id`,
-        ...linkOf(`${l}.related_id`, () => ` AND ${l}.related_type = ${b.param(ct.uid)} AND ${l}.field = ${b.param(attr.name)}`),
+        ...linkOf(`${l}.related_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(ct.uid)} AND ${pin}${l}.field = ${b.param(attr.name)}`),
         parentExpr: `${l}.related_id`,
         orderExpr: `${l}.${q('order')}, ${l}.id`,
         extra: [],
@@ -92,9 +99,9 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
       if (!uid) throw new HopError(`dynamic zone ${ct.uid}.${attr.name} cannot be traversed`);
       const target = model.require(uid);
       return {
-        target, alias: a,
+        target, alias: a, linkAlias: l,
         from: `FROM ${q(ct.componentsTable)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${COMPONENT_LINK.component}`,
-        ...linkOf(`${l}.${COMPONENT_LINK.entity}`, () => ` AND ${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
+        ...linkOf(`${l}.${COMPONENT_LINK.entity}`, (pin) => ` AND ${pin}${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${pin}${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
         parentExpr: `${l}.${COMPONENT_LINK.entity}`,
         orderExpr: `${l}.${q(COMPONENT_LINK.order)}, ${l}.id`,
         extra: [`${l}.${q(COMPONENT_LINK.order)} AS __order`, `${l}.id AS __link`],

@@ -1,41 +1,35 @@
 // Reads: one statement for the page of parent rows, then ONE statement per populated attribute per
 // level, whatever the number of rows (no N+1). Results are merged into the parents in JavaScript.
+// The statements come from read-statements.ts, compiled once per stable query (stable-queries.ts).
 import type { Attribute, ContentType, Model } from '../model/types';
 import type { Entity, FindParams, Populate, PopulateNode, Where } from '../query/types';
 import type { Executor } from './dialect';
-import { compileOrderBy } from './compile-order';
-import { compileWhere } from './compile-where';
-import { entityReader } from './entity-reader';
-import { hopFor, type Hop } from './hops';
+import { lookupCount } from './count-cache';
 import { isMediaMorph, morphTypes } from './media-morph';
-import { SqlBuilder } from './sql-builder';
-
-const ROOT = 't0';
+import { bindParents, compileCount, compileLinked, compileLinkedCount, compilePage } from './read-statements';
+import { compileOnce, isStable } from './stable-queries';
 
 function isRelational(attr: Attribute): boolean {
   return attr.kind !== 'scalar';
 }
 
 export async function findEntities(db: Executor, model: Model, ct: ContentType, params: FindParams): Promise<Entity[]> {
-  const b = new SqlBuilder(db.dialect);
-  const reader = entityReader(db.dialect, ct, params.select);
-  const where = compileWhere(b, model, ct, ROOT, params.where);
-  const order = compileOrderBy(b, model, ct, ROOT, params.orderBy);
-  let sql = `SELECT ${reader.columns(ROOT)} FROM ${b.q(ct.collectionName)} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${order}`;
-  if (params.limit !== undefined && params.limit >= 0) sql += ` LIMIT ${b.param(params.limit)}`;
-  else if (params.offset) sql += ` LIMIT -1`;
-  if (params.offset) sql += ` OFFSET ${b.param(params.offset)}`;
-  const rows = await db.all(sql, b.params);
-  const entities = rows.map((r) => reader.toEntity(r));
-  if (params.populate && entities.length) await populate(db, model, ct, entities, params.populate);
+  const page = compileOnce(params, `page:${ct.uid}:${db.dialect.name}`, false, () => compilePage(db.dialect, model, ct, params));
+  const rows = await db.all(page.sql, page.params);
+  const entities = rows.map((r) => page.reader.toEntity(r));
+  if (params.populate && entities.length) await populateIn(db, model, ct, entities, params.populate, isStable(params) || isStable(params.populate));
   return entities;
 }
 
+/** the number of rows `where` selects; kept while the data is unchanged (count-cache.ts) */
 export async function countEntities(db: Executor, model: Model, ct: ContentType, where: Where | undefined): Promise<number> {
-  const b = new SqlBuilder(db.dialect);
-  const w = compileWhere(b, model, ct, ROOT, where);
-  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${b.q(ct.collectionName)} ${ROOT}${w ? ` WHERE ${w}` : ''}`, b.params);
-  return Number(row?.n ?? 0);
+  const s = compileOnce(where, `count:${ct.uid}:${db.dialect.name}`, false, () => compileCount(db.dialect, model, ct, where));
+  const cached = lookupCount(db, s.key);
+  if (cached.total !== undefined) return cached.total;
+  const row = await db.get<{ n: number }>(s.sql, s.params);
+  const n = Number(row?.n ?? 0);
+  cached.store(n);
+  return n;
 }
 
 /** `populate` in any accepted form -> attribute name -> node */
@@ -65,13 +59,18 @@ export function normalizePopulate(ct: ContentType, populate: Populate | undefine
   return out;
 }
 
-export async function populate(db: Executor, model: Model, ct: ContentType, parents: Entity[], populate: Populate): Promise<void> {
+export function populate(db: Executor, model: Model, ct: ContentType, parents: Entity[], populate: Populate): Promise<void> {
+  return populateIn(db, model, ct, parents, populate, false);
+}
+
+/** `inside`: the populate tree belongs to a stable query, so its nodes' statements are kept with them */
+async function populateIn(db: Executor, model: Model, ct: ContentType, parents: Entity[], populate: Populate, inside: boolean): Promise<void> {
   for (const [name, node] of normalizePopulate(ct, populate)) {
     const attr = ct.attributes[name];
-    if (attr.kind === 'dynamiczone') await populatePolymorphic(db, model, ct, attr, attr.components, '__component', parents, node);
-    else if (isMediaMorph(ct, attr)) await populatePolymorphic(db, model, ct, attr, morphTypes(model, () => true).map((t) => t.uid), '__type', parents, node);
+    if (attr.kind === 'dynamiczone') await populatePolymorphic(db, model, ct, attr, attr.components, '__component', parents, node, inside);
+    else if (isMediaMorph(ct, attr)) await populatePolymorphic(db, model, ct, attr, morphTypes(model, () => true).map((t) => t.uid), '__type', parents, node, inside);
     else if (attr.kind === 'relation' && attr.relation.startsWith('morph')) continue; // other morph relations: not readable through REST
-    else await populateAttribute(db, model, ct, attr, parents, node);
+    else await populateAttribute(db, model, ct, attr, parents, node, inside);
   }
 }
 
@@ -83,37 +82,18 @@ interface LinkedRow {
   entity: Entity;
 }
 
-async function fetchLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parentIds: number[], node: PopulateNode, componentUid?: string, tag?: '__component' | '__type'): Promise<{ hop: Hop; rows: LinkedRow[] }> {
-  const b = new SqlBuilder(db.dialect);
-  const hop = hopFor(b, model, ct, attr, componentUid);
-  const reader = entityReader(db.dialect, hop.target, node.select, tag);
-  const link = hop.link((e) => db.dialect.inList(e, b.list(parentIds)));
-  const where = compileWhere(b, model, hop.target, hop.alias, node.where);
-  const order = node.orderBy ? compileOrderBy(b, model, hop.target, hop.alias, node.orderBy) : `${hop.orderExpr ?? `${hop.alias}.id`}`;
-  const cols = [`${hop.parentExpr} AS __parent`, ...hop.extra, reader.columns(hop.alias)].join(', ');
-  let sql = `SELECT ${cols} ${hop.from} WHERE ${link}${where ? ` AND (${where})` : ''}`;
-  if (node.limit !== undefined || node.offset) {
-    // per-parent paging: number the rows within each parent
-    const lo = Math.max(0, node.offset ?? 0);
-    const hi = node.limit !== undefined && node.limit >= 0 ? lo + node.limit : Number.MAX_SAFE_INTEGER;
-    sql = `SELECT * FROM (SELECT ${cols}, ROW_NUMBER() OVER (PARTITION BY ${hop.parentExpr} ORDER BY ${order}) AS __rn ${hop.from} WHERE ${link}${where ? ` AND (${where})` : ''}) p WHERE __rn > ${b.param(lo)} AND __rn <= ${b.param(hi)} ORDER BY __parent, __rn`;
-  } else {
-    sql += ` ORDER BY ${hop.parentExpr}, ${order}`;
-  }
-  const raw = await db.all(sql, b.params);
-  const rows = raw.map((r) => ({ parent: Number(r.__parent), order: Number(r.__order ?? 0), link: Number(r.__link ?? 0), entity: reader.toEntity(r) }));
-  return { hop, rows };
+/** `owner`: what the compiled statement is kept with (the node, or a dynamic zone's `on` entry) */
+async function fetchLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parentIds: number[], node: PopulateNode, inside: boolean, owner: object = node, componentUid?: string, tag?: '__component' | '__type'): Promise<{ target: ContentType; rows: LinkedRow[] }> {
+  const key = `linked:${ct.uid}.${attr.name}:${componentUid ?? ''}:${tag ?? ''}:${db.dialect.name}`;
+  const s = compileOnce(owner, key, inside, () => compileLinked(db.dialect, model, ct, attr, node, componentUid, tag));
+  const raw = await db.all(s.sql, bindParents(db.dialect, s, parentIds));
+  const rows = raw.map((r) => ({ parent: Number(r.__parent), order: Number(r.__order ?? 0), link: Number(r.__link ?? 0), entity: s.reader.toEntity(r) }));
+  return { target: s.hop.target, rows };
 }
 
-async function countLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parents: Entity[], node: PopulateNode): Promise<void> {
-  const b = new SqlBuilder(db.dialect);
-  const hop = hopFor(b, model, ct, attr);
-  const link = hop.link((e) => db.dialect.inList(e, b.list(parents.map((p) => p.id))));
-  const where = compileWhere(b, model, hop.target, hop.alias, node.where);
-  const rows = await db.all<{ __parent: number; n: number }>(
-    `SELECT ${hop.parentExpr} AS __parent, COUNT(*) AS n ${hop.from} WHERE ${link}${where ? ` AND (${where})` : ''} GROUP BY ${hop.parentExpr}`,
-    b.params,
-  );
+async function countLinked(db: Executor, model: Model, ct: ContentType, attr: Attribute, parents: Entity[], node: PopulateNode, inside: boolean): Promise<void> {
+  const s = compileOnce(node, `count:${ct.uid}.${attr.name}:${db.dialect.name}`, inside, () => compileLinkedCount(db.dialect, model, ct, attr, node));
+  const rows = await db.all<{ __parent: number; n: number }>(s.sql, bindParents(db.dialect, s, parents.map((p) => p.id)));
   const counts = new Map(rows.map((r) => [Number(r.__parent), Number(r.n)]));
   for (const p of parents) p[attr.name] = { count: counts.get(p.id) ?? 0 };
 }
@@ -125,10 +105,10 @@ function isToMany(attr: Attribute): boolean {
   return true;
 }
 
-async function populateAttribute(db: Executor, model: Model, ct: ContentType, attr: Attribute, parents: Entity[], node: PopulateNode): Promise<void> {
-  if (node.count) return countLinked(db, model, ct, attr, parents, node);
+async function populateAttribute(db: Executor, model: Model, ct: ContentType, attr: Attribute, parents: Entity[], node: PopulateNode, inside: boolean): Promise<void> {
+  if (node.count) return countLinked(db, model, ct, attr, parents, node, inside);
   const many = isToMany(attr);
-  const { hop, rows } = await fetchLinked(db, model, ct, attr, parents.map((p) => p.id), node);
+  const { target, rows } = await fetchLinked(db, model, ct, attr, parents.map((p) => p.id), node, inside);
   const byParent = new Map<number, Entity[]>();
   for (const r of rows) {
     const list = byParent.get(r.parent);
@@ -140,28 +120,28 @@ async function populateAttribute(db: Executor, model: Model, ct: ContentType, at
     p[attr.name] = many ? list : (list[0] ?? null);
   }
   const children = rows.map((r) => r.entity);
-  if (node.populate && children.length) await populate(db, model, hop.target, children, node.populate);
+  if (node.populate && children.length) await populateIn(db, model, target, children, node.populate, inside);
 }
 
 /**
  * A dynamic zone (items tagged `__component`) or a file's `related` (tagged `__type`): one statement per
  * type, the items of all types merged per parent in link order.
  */
-async function populatePolymorphic(db: Executor, model: Model, ct: ContentType, attr: Attribute, types: string[], tag: '__component' | '__type', parents: Entity[], node: PopulateNode): Promise<void> {
+async function populatePolymorphic(db: Executor, model: Model, ct: ContentType, attr: Attribute, types: string[], tag: '__component' | '__type', parents: Entity[], node: PopulateNode, inside: boolean): Promise<void> {
   const merged = new Map<number, LinkedRow[]>();
   const parentIds = parents.map((p) => p.id);
   for (const uid of types) {
     const on = node.on?.[uid];
     if (node.on && !on) continue;
     const sub: PopulateNode = on === true || on === undefined ? {} : on;
-    const { rows } = await fetchLinked(db, model, ct, attr, parentIds, { select: sub.select, where: sub.where }, uid, tag);
+    const { rows } = await fetchLinked(db, model, ct, attr, parentIds, { select: sub.select, where: sub.where }, inside, typeof on === 'object' ? on : node, uid, tag);
     for (const r of rows) {
       const list = merged.get(r.parent);
       if (list) list.push(r);
       else merged.set(r.parent, [r]);
     }
     const nested = sub.populate ?? node.populate;
-    if (nested && rows.length) await populate(db, model, model.require(uid), rows.map((r) => r.entity), nested);
+    if (nested && rows.length) await populateIn(db, model, model.require(uid), rows.map((r) => r.entity), nested, inside);
   }
   for (const p of parents) {
     const list = merged.get(p.id) ?? [];

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
 import { sqliteDialect } from './sqlite-dialect';
+import { JSON_VALUE_FUNCTION, jsonValueText } from '../json-values';
 
 type Conn = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
@@ -16,18 +17,35 @@ function open(file: string, readonly: boolean): Conn {
   db.pragma('synchronous = FULL'); // an acknowledged write survives a power cut
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // the exact fallback of the JSON compile target (json-values.ts)
+  db.function(JSON_VALUE_FUNCTION, { deterministic: true }, (type, value) => jsonValueText(String(type), value));
   return db;
 }
 
+/**
+ * Prepared statements by SQL text, least recently used out first. Bounded by count and by the total
+ * length of their SQL: a prepared statement takes ~16 bytes per byte of SQL (a populate=* statement of
+ * the JSON read path: 16 kB of SQL, 255 kB prepared), and dynamic SQL must not grow memory forever.
+ */
 class StatementCache {
   private readonly cache = new Map<string, Stmt>();
-  constructor(private readonly conn: Conn) {}
+  private chars = 0;
+  constructor(private readonly conn: Conn, private readonly maxCount = 2000, private readonly maxChars = 4_000_000) {}
   get(sql: string): Stmt {
     let s = this.cache.get(sql);
-    if (!s) {
-      s = this.conn.prepare(sql);
-      if (this.cache.size > 2000) this.cache.clear(); // bounded: dynamic SQL must not grow memory forever
+    if (s) {
+      // most recently used last (a Map keeps insertion order)
+      this.cache.delete(sql);
       this.cache.set(sql, s);
+      return s;
+    }
+    s = this.conn.prepare(sql);
+    this.cache.set(sql, s);
+    this.chars += sql.length;
+    for (const [old] of this.cache) {
+      if (this.cache.size <= this.maxCount && this.chars <= this.maxChars) break;
+      this.cache.delete(old);
+      this.chars -= old.length;
     }
     return s;
   }
@@ -67,6 +85,9 @@ export class SqliteDatabase implements Database {
   private readonly counter = { n: 0 };
   /** tail of the transaction queue */
   private queue: Promise<unknown> = Promise.resolve();
+  /** commits by this instance: `data_version` does not see the commits of its own connection */
+  private commits = 0;
+  private readonly versionStmt: Stmt;
 
   constructor(readonly filename: string) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
@@ -74,6 +95,13 @@ export class SqliteDatabase implements Database {
     this.reader = filename === ':memory:' ? this.writer : open(filename, true);
     this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter);
     this.readExec = this.reader === this.writer ? this.writeExec : new SqliteExecutor(new StatementCache(this.reader), this.counter);
+    this.versionStmt = this.reader.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** changes after every commit seen by the reader: another connection's (WAL) or this instance's */
+  dataVersion(): number {
+    this.counter.n++;
+    return (this.versionStmt.get() as number) + this.commits;
   }
 
   get statementCount(): number {
@@ -100,6 +128,7 @@ export class SqliteDatabase implements Database {
       try {
         const result = await fn(this.writeExec);
         this.writer.exec('COMMIT');
+        this.commits++;
         return result;
       } catch (err) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
@@ -113,6 +142,7 @@ export class SqliteDatabase implements Database {
   async exec(sql: string): Promise<void> {
     await this.queue;
     this.writer.exec(sql);
+    this.commits++;
   }
 
   async introspect(): Promise<Map<string, TableInfo>> {

@@ -1,0 +1,149 @@
+// Reads through the JSON compile target: ONE statement returns the page's entries as JSON texts (v4's
+// REST shape, population included) and, when asked, the total in a column; the caller writes the
+// envelope. Compiled once per stable query (stable-queries.ts) and prepared once per SQL text. Returns
+// null where the JavaScript path must answer: a shape json-entries.ts does not cover, another dialect,
+// a statement SQLite refused (a value it cannot write as JSON) or a number JavaScript writes differently.
+import type { ContentType, Model } from '../model/types';
+import type { FindParams } from '../query/types';
+import type { Database } from './dialect';
+import { compileOrderBy } from './compile-order';
+import { compileWhere } from './compile-where';
+import { countKey, lookupCount } from './count-cache';
+import { entryJson, JsonUnsupported } from './json-entries';
+import { RISKY_NUMBER } from './json-values';
+import { countSql, limitClause, ROOT, type Statement } from './read-statements';
+import { SqlBuilder } from './sql-builder';
+import { compileOnce } from './stable-queries';
+
+interface PagePlan {
+  /** the page with the total in column `n` */
+  counted: Statement;
+  /** the page alone */
+  plain: Statement;
+  /** the count alone (an empty page) and its key in count-cache.ts */
+  count: Statement;
+  countKey: string;
+}
+
+interface OnePlan {
+  statement: Statement;
+  /** where the entry id goes in the parameters */
+  idIndex: number;
+}
+
+/** after this many failed runs a plan is left to the JavaScript path for good */
+const MAX_FAILURES = 3;
+
+/** a compiled plan (null: a shape the JSON target does not cover) and its failed runs so far */
+type Cached<T> = { plan: T | null; failures: number };
+
+function compileOrNull<T>(compile: () => T): Cached<T> {
+  try {
+    return { plan: compile(), failures: 0 };
+  } catch (err) {
+    if (err instanceof JsonUnsupported) return { plan: null, failures: 0 };
+    throw err;
+  }
+}
+
+/**
+ * The page of ids is taken on the entry table first (its filters, sort and limits), so the JSON is
+ * written for the page's rows only; the outer query sorts those rows again (the order always ends with
+ * the id, so it is the page's order). The total, when asked, is an uncorrelated subquery: run once.
+ */
+function pageStatement(db: Database, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Statement {
+  const b = new SqlBuilder(db.dialect);
+  const table = b.q(ct.collectionName);
+  const entry = entryJson({ b, model }, ct, ROOT, { select: params.select, populate: params.populate });
+  const total = withCount ? `, (${countSql(b, model, ct, params.where, 'c0')}) AS n` : '';
+  const where = compileWhere(b, model, ct, ROOT, params.where);
+  const pageOrder = compileOrderBy(b, model, ct, ROOT, params.orderBy);
+  const page = `SELECT ${ROOT}.id AS id FROM ${table} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${pageOrder}${limitClause(b, params.limit, params.offset)}`;
+  const order = compileOrderBy(b, model, ct, ROOT, params.orderBy);
+  return { sql: `SELECT ${entry} AS j${total} FROM (${page}) p CROSS JOIN ${table} ${ROOT} ON ${ROOT}.id = p.id ORDER BY ${order}`, params: b.params };
+}
+
+function pagePlan(db: Database, model: Model, ct: ContentType, params: FindParams): Cached<PagePlan> {
+  return compileOnce(params, `json-page:${ct.uid}`, false, () => compileOrNull(() => {
+    const cb = new SqlBuilder(db.dialect);
+    const count = { sql: countSql(cb, model, ct, params.where), params: cb.params };
+    return {
+      counted: pageStatement(db, model, ct, params, true),
+      plain: pageStatement(db, model, ct, params, false),
+      count,
+      countKey: countKey(count.sql, count.params),
+    };
+  }));
+}
+
+export interface JsonPage {
+  /** one JSON text per entry, in page order */
+  entries: string[];
+  total?: number;
+}
+
+class RiskyNumber extends Error {}
+
+/** JSON texts whose numbers JavaScript would write differently (json-values.ts) are not used */
+function checked(text: string): string {
+  if (RISKY_NUMBER.test(text)) throw new RiskyNumber();
+  return text;
+}
+
+async function run<T, R>(cached: Cached<T>, exec: (plan: T) => Promise<R>): Promise<R | null> {
+  if (!cached.plan || cached.failures >= MAX_FAILURES) return null;
+  try {
+    const r = await exec(cached.plan);
+    cached.failures = 0;
+    return r;
+  } catch {
+    // e.g. a BLOB where JSON was expected: this request is answered by the JavaScript path
+    cached.failures++;
+    return null;
+  }
+}
+
+/** A page of entries as JSON texts, with the total when `withCount`; null: use the JavaScript path. */
+export async function findEntriesJson(db: Database, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Promise<JsonPage | null> {
+  if (db.dialect.name !== 'sqlite') return null;
+  return run(pagePlan(db, model, ct, params), async (plan) => {
+    const cache = withCount ? lookupCount(db, plan.countKey) : undefined;
+    const counting = cache !== undefined && cache.total === undefined;
+    const s = counting ? plan.counted : plan.plain;
+    const rows = await db.all<{ j: string; n?: number }>(s.sql, s.params);
+    const entries = rows.map((r) => checked(r.j));
+    if (!cache) return { entries };
+    if (!counting) return { entries, total: cache.total };
+    // an empty page has no row to carry the total
+    const total = rows.length ? Number(rows[0].n) : Number((await db.get<{ n: number }>(plan.count.sql, plan.count.params))?.n ?? 0);
+    cache.store(total);
+    return { entries, total };
+  });
+}
+
+function onePlan(db: Database, model: Model, ct: ContentType, params: FindParams): Cached<OnePlan> {
+  return compileOnce(params, `json-one:${ct.uid}`, false, () => compileOrNull(() => {
+    const b = new SqlBuilder(db.dialect);
+    const entry = entryJson({ b, model }, ct, ROOT, { select: params.select, populate: params.populate });
+    const id = b.param(0);
+    const idIndex = b.params.length - 1;
+    const where = compileWhere(b, model, ct, ROOT, params.where);
+    const sql = `SELECT ${entry} AS j FROM ${b.q(ct.collectionName)} ${ROOT} WHERE ${ROOT}.id = ${id}${where ? ` AND (${where})` : ''} LIMIT 1`;
+    return { statement: { sql, params: b.params }, idIndex };
+  }));
+}
+
+/**
+ * The entry `id` (within `params.where`) as JSON text: `null` when there is none, `undefined` when the
+ * JavaScript path must answer.
+ */
+export async function findEntryJson(db: Database, model: Model, ct: ContentType, params: FindParams, id: number): Promise<string | null | undefined> {
+  if (db.dialect.name !== 'sqlite') return undefined;
+  const r = await run(onePlan(db, model, ct, params), async ({ statement, idIndex }) => {
+    const values = statement.params.slice();
+    values[idIndex] = id;
+    const row = await db.get<{ j: string }>(statement.sql, values);
+    return { json: row ? checked(row.j) : null };
+  });
+  return r ? r.json : undefined;
+}
