@@ -24,25 +24,60 @@ export interface ApiDeps {
   db: Database;
   documents: DocumentService;
   access: CoreAccess;
+  /** what the project's factories receive as `{ strapi }` */
+  strapi: unknown;
   defaultLocale(): string;
   /** the i18n plugin's part in writes and reads of localized types */
   i18n?: LocalizedContent;
 }
 
 /** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
-function extend(base: Methods, ext: unknown, strapi: () => unknown, file: string): Methods {
+function extend(base: Methods, ext: unknown, strapi: unknown, file: string): Methods {
   if (ext === undefined || ext === null) return base;
-  const own = typeof ext === 'function' ? (ext as (a: { strapi: unknown }) => unknown)({ strapi: strapi() }) : ext;
+  const own = typeof ext === 'function' ? (ext as (a: { strapi: unknown }) => unknown)({ strapi }) : ext;
   if (typeof own !== 'object' || own === null) throw new ProjectError('must export an object of methods (or a function returning one)', file);
   Object.setPrototypeOf(own, base);
   return own as Methods;
 }
 
+/** Factories by uid, each run once on first use; a factory that asks for itself (a cycle) is a clear error. */
+class LazyRegistry {
+  private readonly factories = new Map<string, () => Methods>();
+  private readonly instances = new Map<string, Methods>();
+  private readonly building = new Set<string>();
+  constructor(private readonly kind: string) {}
+  define(uid: string, factory: () => Methods): void {
+    this.factories.set(uid, factory);
+  }
+  has(uid: string): boolean {
+    return this.factories.has(uid);
+  }
+  get(uid: string): Methods | undefined {
+    const hit = this.instances.get(uid);
+    if (hit) return hit;
+    const factory = this.factories.get(uid);
+    if (!factory) return undefined;
+    if (this.building.has(uid)) throw new ProjectError(`the ${this.kind} "${uid}" asks for itself while it is being created`, uid);
+    this.building.add(uid);
+    try {
+      const made = factory();
+      this.instances.set(uid, made);
+      return made;
+    } finally {
+      this.building.delete(uid);
+    }
+  }
+  all(): void {
+    for (const uid of this.factories.keys()) this.get(uid);
+  }
+}
+
 export function createApi(deps: ApiDeps) {
   const { project, model } = deps;
-  const controllers = new Map<string, Methods>();
-  const services = new Map<string, Methods>();
-  const strapi = () => (globalThis as { strapi?: unknown }).strapi;
+  // v4 instantiates controllers and services on first use, so a factory may look up another one
+  const controllers = new LazyRegistry('controller');
+  const services = new LazyRegistry('service');
+  const { strapi } = deps;
   const visibility = { globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])) };
   const pagination = {
     defaultLimit: Number(project.config.get('api.rest.defaultLimit', 25)),
@@ -56,6 +91,8 @@ export function createApi(deps: ApiDeps) {
   const findOnePublicationState = project.config.get<boolean>('api.rest.findOnePublicationState', false) === true;
   // config/api.js `rest.jsonReads` (docs/configuration.md): false answers every read through the JavaScript path
   const jsonReads = project.config.get<boolean>('api.rest.jsonReads', true) !== false;
+  /** what a request may read and name in its query */
+  const queryContext = (ctx: RequestContext): QueryContext => ({ model, visibility, pagination, maxPopulateDepth, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) });
 
   for (const ct of model.apiTypes()) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
@@ -64,34 +101,38 @@ export function createApi(deps: ApiDeps) {
     const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState }, ct);
     const svcModule = api?.services[ct.uid];
     const publicService = createPublicService(core, ct, trusted);
-    const service = extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'));
-    services.set(ct.uid, service);
+    services.define(ct.uid, () => extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services')));
     const ctrl = createCoreController({
       model,
       service: () => services.get(ct.uid) as never,
       // while the project has not replaced the service's find/findOne: queries kept per shape, and the JSON reads
       core: publicService as never,
       json: jsonReads && ct.kind === 'collectionType' ? { find: (q) => core.findJson(q), findOne: (id, q) => core.findOneJson(id, q) } : undefined,
-      queryContext: (ctx) => ({ model, visibility, pagination, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
+      queryContext: (ctx) => queryContext(ctx),
     }, ct);
     const ctrlModule = api?.controllers[ct.uid];
-    controllers.set(ct.uid, extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));
+    controllers.define(ct.uid, () => extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));
   }
   // controllers and services of an api that are not a content type's (custom routes)
   for (const [apiName, api] of Object.entries(project.apis)) {
     for (const [uid, mod] of Object.entries(api.controllers)) {
-      if (!controllers.has(uid) && !isCoreController(mod)) controllers.set(uid, extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/controllers`));
+      if (!controllers.has(uid) && !isCoreController(mod)) controllers.define(uid, () => extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/controllers`));
     }
     for (const [uid, mod] of Object.entries(api.services)) {
-      if (!services.has(uid) && !isCoreService(mod)) services.set(uid, extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/services`));
+      if (!services.has(uid) && !isCoreService(mod)) services.define(uid, () => extend({}, mod, strapi, `${project.dir}/src/api/${apiName}/services`));
     }
   }
   let routes: RouteDef[] | undefined;
   return {
     /** what a request may read and name in its query (plugins' controllers validate queries with it) */
-    queryContext: (ctx: RequestContext): QueryContext => ({ model, visibility, pagination, maxPopulateDepth, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) }),
+    queryContext,
     controller: (uid: string) => controllers.get(uid),
     service: (uid: string) => services.get(uid),
+    /** builds every controller and service now (start-up), so a broken factory stops start-up, not a request */
+    instantiateAll(): void {
+      services.all();
+      controllers.all();
+    },
     routes(): RouteDef[] {
       routes ??= projectRoutes(project, model, (uid) => controllers.get(uid));
       return routes;

@@ -17,7 +17,8 @@ export interface StrapiDeps {
   db: Database;
   query: QueryFn;
   log: Logger;
-  api: Api;
+  /** the project's APIs, built after this object (their factories receive it): read on use */
+  api(): Api;
   access: CoreAccess;
   plugins: TesseraPlugin[];
   entityService: EntityService;
@@ -62,9 +63,9 @@ export function createStrapiObject(d: StrapiDeps) {
         const [name, s] = uid.slice('plugin::'.length).split('.');
         return pluginServices[name]?.[s];
       }
-      return d.api.service(uid);
+      return d.api().service(uid);
     },
-    controller: (uid: string) => d.api.controller(uid),
+    controller: (uid: string) => d.api().controller(uid),
     plugin,
     plugins: new Proxy({}, { get: (_t, name: string) => plugin(name) }),
     admin: { services: adminServices },

@@ -103,9 +103,11 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       createUploadPlugin(pluginContext('upload')),
       i18n,
     ];
-    api = createApi({ project, model, db, documents, access, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content });
-    strapi = createStrapiObject({ project, model, db, query, log, api, access, plugins, entityService });
+    // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
+    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService });
     (globalThis as { strapi?: unknown }).strapi = strapi;
+    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content });
+    api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;
     if (lifecycle) await project.app.register?.({ strapi });

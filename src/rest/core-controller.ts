@@ -52,6 +52,14 @@ function bodyData(ctx: RequestContext): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
+/** What the core actions call through `this`, so a project's overrides of these helpers take part (v4). */
+interface ControllerSelf {
+  sanitizeQuery(ctx: RequestContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+  sanitizeInput(data: unknown, ctx?: RequestContext): unknown;
+  sanitizeOutput(data: unknown, ctx?: RequestContext): unknown;
+  transformResponse(data: unknown, meta?: Record<string, unknown>): unknown;
+}
+
 export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   const { model } = deps;
   const helpers = {
@@ -72,7 +80,17 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       return transformResponse(model, ct, data, meta);
     },
   };
-  const q = (ctx: RequestContext, action: 'find' | 'findOne' | 'write') => parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action);
+  /** the query a core action reads: `ctx.query`, or what the project's own `sanitizeQuery` makes of it */
+  const rawQuery = async (self: ControllerSelf, ctx: RequestContext): Promise<Record<string, unknown>> =>
+    self.sanitizeQuery === helpers.sanitizeQuery ? ctx.query : await self.sanitizeQuery(ctx);
+  const q = async (self: ControllerSelf, ctx: RequestContext, action: 'find' | 'findOne' | 'write') =>
+    parseRestQuery(deps.queryContext(ctx), ct, await rawQuery(self, ctx), action);
+  /** v4's last two steps of every action: `this.sanitizeOutput`, then `this.transformResponse` */
+  const respond = async (self: ControllerSelf, ctx: RequestContext, data: Entity | Entity[] | null, meta: Record<string, unknown> = {}) =>
+    self.transformResponse(await self.sanitizeOutput(data, ctx), meta);
+  /** none of the helpers a response passes through is the project's: the JSON text may be the answer */
+  const plainHelpers = (self: ControllerSelf) =>
+    self.sanitizeQuery === helpers.sanitizeQuery && self.sanitizeOutput === helpers.sanitizeOutput && self.transformResponse === helpers.transformResponse;
   /**
    * A validated read query, kept per (caller's Ability, action, query parameters): only for the core
    * service, which never changes it (a project's service receives a fresh one it may change).
@@ -81,12 +99,12 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   const cachedQ = (ctx: RequestContext, action: 'find' | 'findOne'): RestQuery => {
     const auth = ctx.state.auth;
     const key = shapeKey(ctx.query);
-    if (key === null) return q(ctx, action);
+    if (key === null) return parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action);
     const owner = auth.kind === 'none' ? NO_ABILITY : auth.ability;
     let cache = parsed.get(owner);
     if (!cache) parsed.set(owner, (cache = new ShapeCache()));
     const k = `${action}${key}`;
-    return cache.get(k) ?? cache.set(k, markStable(q(ctx, action)));
+    return cache.get(k) ?? cache.set(k, markStable(parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action)));
   };
   /** whether the service in place still runs the core `find` / `findOne` */
   const isCore = (svc: ServiceLike, method: 'find' | 'findOne'): boolean => deps.core !== undefined && svc[method] === deps.core[method];
@@ -97,60 +115,63 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     return {
       ...helpers,
       /** localized with `locale=all`: every locale's entry, as a list (v4) */
-      async find(ctx: RequestContext) {
-        const entity = await deps.service().findSingle(q(ctx, 'findOne'));
-        return entity ? helpers.transformResponse(entity, {}) : null;
+      async find(this: ControllerSelf, ctx: RequestContext) {
+        const entity = await deps.service().findSingle(await q(this, ctx, 'findOne'));
+        return entity ? respond(this, ctx, entity) : null;
       },
-      async update(ctx: RequestContext) {
+      async update(this: ControllerSelf, ctx: RequestContext) {
         const data = bodyData(ctx);
-        const entity = await deps.service().createOrUpdate(data, q(ctx, 'write'));
-        return helpers.transformResponse(entity, {});
+        const query = await q(this, ctx, 'write');
+        const entity = await deps.service().createOrUpdate((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+        return respond(this, ctx, entity);
       },
-      async delete(ctx: RequestContext) {
-        const entity = await deps.service().deleteSingle(q(ctx, 'write'));
-        return entity ? helpers.transformResponse(entity, {}) : null;
+      async delete(this: ControllerSelf, ctx: RequestContext) {
+        const entity = await deps.service().deleteSingle(await q(this, ctx, 'write'));
+        return entity ? respond(this, ctx, entity) : null;
       },
     };
   }
   return {
     ...helpers,
-    async find(ctx: RequestContext) {
+    async find(this: ControllerSelf, ctx: RequestContext) {
       const svc = deps.service();
-      const core = isCore(svc, 'find');
-      const query = core ? cachedQ(ctx, 'find') : q(ctx, 'find');
-      const page = core && deps.json ? await deps.json.find(query) : null;
+      const fast = isCore(svc, 'find') && plainHelpers(this);
+      const query = fast ? cachedQ(ctx, 'find') : await q(this, ctx, 'find');
+      const page = fast && deps.json ? await deps.json.find(query) : null;
       if (page) return jsonBody(envelope(page));
       const { results, pagination } = await svc.find(query);
-      return helpers.transformResponse(results, { pagination });
+      return respond(this, ctx, results, { pagination });
     },
-    async findOne(ctx: RequestContext) {
+    async findOne(this: ControllerSelf, ctx: RequestContext) {
       const svc = deps.service();
-      const core = isCore(svc, 'findOne');
+      const fast = isCore(svc, 'findOne') && plainHelpers(this);
       const id = entryId(ctx);
-      const query = core ? cachedQ(ctx, 'findOne') : q(ctx, 'findOne');
+      const query = fast ? cachedQ(ctx, 'findOne') : await q(this, ctx, 'findOne');
       if (id === null) return null;
-      const text = core && deps.json ? await deps.json.findOne(id, query) : undefined;
+      const text = fast && deps.json ? await deps.json.findOne(id, query) : undefined;
       if (text !== undefined) return text === null ? null : jsonBody(`{"data":${text},"meta":{}}`);
       const entity = await svc.findOne(id, query);
-      return entity ? helpers.transformResponse(entity, {}) : null;
+      return entity ? respond(this, ctx, entity) : null;
     },
-    async create(ctx: RequestContext) {
+    async create(this: ControllerSelf, ctx: RequestContext) {
       const data = bodyData(ctx);
-      const entity = await deps.service().create(data, q(ctx, 'write'));
-      return helpers.transformResponse(entity, {});
+      const query = await q(this, ctx, 'write');
+      const entity = await deps.service().create((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+      return respond(this, ctx, entity);
     },
-    async update(ctx: RequestContext) {
+    async update(this: ControllerSelf, ctx: RequestContext) {
       const id = entryId(ctx);
       const data = bodyData(ctx);
       if (id === null) return null;
-      const entity = await deps.service().update(id, data, q(ctx, 'write'));
-      return entity ? helpers.transformResponse(entity, {}) : null;
+      const query = await q(this, ctx, 'write');
+      const entity = await deps.service().update(id, (await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+      return entity ? respond(this, ctx, entity) : null;
     },
-    async delete(ctx: RequestContext) {
+    async delete(this: ControllerSelf, ctx: RequestContext) {
       const id = entryId(ctx);
       if (id === null) return null;
-      const entity = await deps.service().delete(id, q(ctx, 'write'));
-      return entity ? helpers.transformResponse(entity, {}) : null;
+      const entity = await deps.service().delete(id, await q(this, ctx, 'write'));
+      return entity ? respond(this, ctx, entity) : null;
     },
   };
 }
