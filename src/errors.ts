@@ -65,6 +65,12 @@ export class RateLimitError extends ApplicationError {
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) { super(message, details); }
 }
 
+/** koa's `ctx.badRequest(...)` in v4: an http-errors 400 named BadRequestError, with Strapi's details. */
+export class BadRequestError extends ApplicationError {
+  override name = 'BadRequestError';
+  constructor(message = 'Bad Request', details: ErrorDetails = {}) { super(message, details); }
+}
+
 /** A request body that is not valid JSON: v4 (co-body) shows the parser's own error name and message. */
 export class JsonSyntaxError extends ApplicationError {
   override name = 'SyntaxError';

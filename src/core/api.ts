@@ -8,6 +8,7 @@ import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
 import { createCoreService, type LocalizedContent } from '../rest/core-service';
+import type { EntryUploads } from '../rest/entry-uploads';
 import { createPublicService } from '../rest/public-service';
 import type { QueryContext } from '../rest/parse-query';
 import { MAX_POPULATE_DEPTH } from '../query/query-context';
@@ -29,6 +30,8 @@ export interface ApiDeps {
   defaultLocale(): string;
   /** the i18n plugin's part in writes and reads of localized types */
   i18n?: LocalizedContent;
+  /** the upload plugin's part in multipart entry writes */
+  uploads?: EntryUploads;
 }
 
 /** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
@@ -109,6 +112,7 @@ export function createApi(deps: ApiDeps) {
       core: publicService as never,
       json: jsonReads && ct.kind === 'collectionType' ? { find: (q) => core.findJson(q), findOne: (id, q) => core.findOneJson(id, q) } : undefined,
       queryContext: (ctx) => queryContext(ctx),
+      uploads: deps.uploads,
     }, ct);
     const ctrlModule = api?.controllers[ct.uid];
     controllers.define(ct.uid, () => extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));

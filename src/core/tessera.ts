@@ -88,6 +88,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       strapi: () => strapi,
     });
     const i18n = createI18nPlugin(pluginContext('i18n'));
+    const upload = createUploadPlugin(pluginContext('upload'));
     const email = createEmailPlugin(pluginContext('email'));
     // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
     const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet });
@@ -100,13 +101,13 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         queryContext: (ctx) => api!.queryContext(ctx),
         globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
       }),
-      createUploadPlugin(pluginContext('upload')),
+      upload,
       i18n,
     ];
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
     strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService });
     (globalThis as { strapi?: unknown }).strapi = strapi;
-    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content });
+    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads });
     api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;

@@ -1,6 +1,6 @@
 // The koa-like `ctx` v4 controllers receive, so project code written for v4 (`ctx.query`,
 // `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged.
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 
@@ -50,7 +50,7 @@ export function createContext(init: {
       const v = init.headers[name.toLowerCase()];
       return Array.isArray(v) ? v.join(', ') : v;
     },
-    badRequest(message = 'Bad Request', details = {}) { throw new ValidationError(message, details); },
+    badRequest(message = 'Bad Request', details = {}) { throw new BadRequestError(message, details); },
     notFound(message = 'Not Found') { throw new NotFoundError(message); },
     forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
     unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },

@@ -1,6 +1,7 @@
 // v4's core controllers. Methods take the koa-like ctx and return the response body; a project's
 // `createCoreController(uid, ...)` overrides sit on top with this object as their prototype (`super.find`).
 import { ValidationError } from '../errors';
+import { isMultipartRequest, mergeIds, parseDataField, uploadTargets, type EntryUploads } from './entry-uploads';
 import type { ContentType, Model } from '../model/types';
 import type { Entity } from '../query/types';
 import type { RequestContext } from './context';
@@ -31,6 +32,8 @@ export interface ControllerDeps {
    */
   core?: Pick<ServiceLike, 'find' | 'findOne'>;
   json?: JsonReads;
+  /** multipart entry writes (`data` + `files.<path>`), when the upload plugin is there */
+  uploads?: EntryUploads;
 }
 
 /** parse results depend on the caller only through what it may read, i.e. its Ability */
@@ -45,11 +48,16 @@ function entryId(ctx: RequestContext): number | null {
   return /^\d{1,15}$/.test(raw ?? '') ? Number(raw) : null;
 }
 
+const MISSING_DATA = 'Missing "data" payload in the request body';
+
+function asData(data: unknown): Record<string, unknown> {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ValidationError(MISSING_DATA);
+  return data as Record<string, unknown>;
+}
+
 function bodyData(ctx: RequestContext): Record<string, unknown> {
   const body = ctx.request.body as { data?: unknown } | undefined;
-  const data = body && typeof body === 'object' ? body.data : undefined;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ValidationError('Missing "data" payload in the request body');
-  return data as Record<string, unknown>;
+  return asData(body && typeof body === 'object' ? body.data : undefined);
 }
 
 /** What the core actions call through `this`, so a project's overrides of these helpers take part (v4). */
@@ -88,6 +96,32 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   /** v4's last two steps of every action: `this.sanitizeOutput`, then `this.transformResponse` */
   const respond = async (self: ControllerSelf, ctx: RequestContext, data: Entity | Entity[] | null, meta: Record<string, unknown> = {}) =>
     self.transformResponse(await self.sanitizeOutput(data, ctx), meta);
+  /**
+   * Runs an entry write with the request's `data`: a JSON body's, or a multipart body's `data` field with
+   * the files of `files.<path>` stored first and their ids merged in (rest/entry-uploads.ts); the stored
+   * files go again when the write fails.
+   */
+  const withEntryData = async <T>(ctx: RequestContext, isCreate: boolean, write: (data: Record<string, unknown>) => Promise<T>): Promise<T> => {
+    if (!isMultipartRequest(ctx) || !deps.uploads) return write(bodyData(ctx));
+    const { fields, files, cleanup } = await deps.uploads.read(ctx);
+    try {
+      const data = asData(parseDataField(fields));
+      const targets = uploadTargets(model, ct, data, files);
+      if (!targets.length) return await write(data);
+      const stored = await deps.uploads.store(ctx, targets);
+      try {
+        for (const t of targets) t.holder[t.attr.name] = mergeIds(t.attr, t.holder[t.attr.name], stored.ids.get(t.path) ?? [], isCreate || t.holder !== data);
+        const result = await write(data);
+        if (result === null || result === undefined) await stored.discard(); // no such entry: a 404 keeps nothing
+        return result;
+      } catch (err) {
+        await stored.discard();
+        throw err;
+      }
+    } finally {
+      await cleanup();
+    }
+  };
   /** none of the helpers a response passes through is the project's: the JSON text may be the answer */
   const plainHelpers = (self: ControllerSelf) =>
     self.sanitizeQuery === helpers.sanitizeQuery && self.sanitizeOutput === helpers.sanitizeOutput && self.transformResponse === helpers.transformResponse;
@@ -120,9 +154,8 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
         return entity ? respond(this, ctx, entity) : null;
       },
       async update(this: ControllerSelf, ctx: RequestContext) {
-        const data = bodyData(ctx);
         const query = await q(this, ctx, 'write');
-        const entity = await deps.service().createOrUpdate((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+        const entity = await withEntryData(ctx, false, async (data) => deps.service().createOrUpdate((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query));
         return respond(this, ctx, entity);
       },
       async delete(this: ControllerSelf, ctx: RequestContext) {
@@ -154,17 +187,15 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       return entity ? respond(this, ctx, entity) : null;
     },
     async create(this: ControllerSelf, ctx: RequestContext) {
-      const data = bodyData(ctx);
       const query = await q(this, ctx, 'write');
-      const entity = await deps.service().create((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+      const entity = await withEntryData(ctx, true, async (data) => deps.service().create((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query));
       return respond(this, ctx, entity);
     },
     async update(this: ControllerSelf, ctx: RequestContext) {
       const id = entryId(ctx);
-      const data = bodyData(ctx);
-      if (id === null) return null;
       const query = await q(this, ctx, 'write');
-      const entity = await deps.service().update(id, (await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query);
+      // the body is checked first (v4: a 400 for a missing `data` even when the id names nothing)
+      const entity = await withEntryData(ctx, false, async (data) => (id === null ? null : deps.service().update(id, (await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query)));
       return entity ? respond(this, ctx, entity) : null;
     },
     async delete(this: ControllerSelf, ctx: RequestContext) {

@@ -46,8 +46,8 @@ export function parseDiffOutput(output: string): { same: number; different: numb
     if (current && line.startsWith('      ')) {
       const text = line.trim();
       current.lines.push(text);
-      const m = /^([^:]+):/.exec(text);
-      if (m) current.paths.push(m[1]);
+      // one path per line, kept aligned with the lines; a top-level array's length has the empty path
+      current.paths.push(/^([^:]*):/.exec(text)?.[1] ?? '');
       continue;
     }
     current = null;
@@ -81,7 +81,7 @@ export async function goldenProblems(name: string, url: string, token: string): 
   for (const d of parsed.diffs) {
     const allowed = deviations[d.request]?.paths ?? [];
     if (allowed.length) seen.add(d.request);
-    const unexplained = d.paths.length === 0 ? d.lines : d.lines.filter((_l, i) => !covered(d.paths[i], allowed));
+    const unexplained = d.lines.filter((_l, i) => !covered(d.paths[i], allowed));
     if (unexplained.length) problems.push(`${d.request}\n    ${unexplained.join('\n    ')}`);
   }
   for (const request of Object.keys(deviations)) {

@@ -5,12 +5,14 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
+import type { EntryUploads } from '../../rest/entry-uploads';
 import { NotFoundError } from '../../errors';
 import { visibleScalars } from '../../query/visibility';
 import { resolvePublicFile, sendPublicFile } from '../../server/static-files';
 import { componentOwners } from './attach';
 import { readUploadConfig, type UploadConfig } from './config';
 import { createContentApi } from './content-api';
+import { createEntryUploads } from './entry-files';
 import { createLibrary } from './library';
 import { receiveMultipart, sizeLimitError, type ReceivedUpload } from './multipart';
 import { createProvider, type UploadProvider } from './provider';
@@ -22,6 +24,8 @@ export interface UploadPlugin extends TesseraPlugin {
   service: UploadService;
   /** a multipart request's fields and accepted files, streamed to a temporary folder (for entry writes with `files.<attribute>`) */
   readMultipart(req: FastifyRequest, acceptFile: (field: string) => boolean): Promise<ReceivedUpload>;
+  /** multipart entry writes (`data` + `files.<path>`) on the content types' own routes */
+  entryUploads: EntryUploads;
 }
 
 export const UPLOADS_URL_PREFIX = '/uploads/';
@@ -69,6 +73,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
       },
       'api-upload-folder': { getAPIUploadFolder: () => library.apiUploadFolder() },
     },
+    entryUploads: createEntryUploads({ config, service, authorize: (auth, action) => access.rest.authorize(auth, action) }),
     readMultipart: (req, acceptFile) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile }),
     routes: () => api.routes,
     bootstrap: () => library.bootstrap(),
