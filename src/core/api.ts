@@ -8,6 +8,7 @@ import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
 import { createCoreService, type LocalizedContent } from '../rest/core-service';
+import type { Lifecycles } from '../storage/lifecycles';
 import type { EntryUploads } from '../rest/entry-uploads';
 import { createPublicService } from '../rest/public-service';
 import type { QueryContext } from '../rest/parse-query';
@@ -32,6 +33,8 @@ export interface ApiDeps {
   i18n?: LocalizedContent;
   /** the upload plugin's part in multipart entry writes */
   uploads?: EntryUploads;
+  /** the models' lifecycle hooks */
+  lifecycles?: Lifecycles;
 }
 
 /** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
@@ -101,7 +104,7 @@ export function createApi(deps: ApiDeps) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
     const api = project.apis[apiName];
     const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
-    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState }, ct);
+    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState, lifecycles: deps.lifecycles }, ct);
     const svcModule = api?.services[ct.uid];
     const publicService = createPublicService(core, ct, trusted);
     services.define(ct.uid, () => extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services')));

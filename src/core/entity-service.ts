@@ -194,7 +194,8 @@ export function createEntityService(deps: EntityServiceDeps) {
     },
     async update(uid: string, id: number | string, params: V4Params = {}): Promise<Entity | null> {
       const ct = typeOf(uid);
-      const current = await query(uid).findOne({ where: { id: Number(id) }, select: ct.draftAndPublish ? ['id', 'publishedAt'] : ['id'] });
+      // without hooks: the document service's update makes v4's findOne (hooks included)
+      const current = await query(uid, undefined, true).findOne({ where: { id: Number(id) }, select: ct.draftAndPublish ? ['id', 'publishedAt'] : ['id'] });
       if (!current) return null;
       const input = isObject(params.data) ? params.data : {};
       const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current.publishedAt === null));

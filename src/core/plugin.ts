@@ -9,6 +9,7 @@ import type { Project } from '../project/load-project';
 import type { QueryFn } from '../query/query-engine';
 import type { RouteDef } from '../rest/routes';
 import type { Database } from '../storage/dialect';
+import type { Lifecycles } from '../storage/lifecycles';
 import type { CoreAccess } from './access';
 
 /** What a plugin may use of the instance it is plugged into. */
@@ -24,6 +25,8 @@ export interface PluginContext {
   config<T>(key: string, fallback?: T): T;
   /** the `strapi` object project code sees (built after the plugins: call it lazily) */
   strapi(): unknown;
+  /** the models' lifecycle hooks (writes a plugin makes through its own document service run them too) */
+  lifecycles?: Lifecycles;
 }
 
 export interface TesseraPlugin {

@@ -6,6 +6,7 @@ import type { Model } from '../model/types';
 import type { Project } from '../project/load-project';
 import type { QueryFn } from '../query/query-engine';
 import type { Database } from '../storage/dialect';
+import type { Lifecycles, Subscriber } from '../storage/lifecycles';
 import type { Api } from './api';
 import type { CoreAccess } from './access';
 import type { EntityService } from './entity-service';
@@ -22,6 +23,7 @@ export interface StrapiDeps {
   access: CoreAccess;
   plugins: TesseraPlugin[];
   entityService: EntityService;
+  lifecycles: Lifecycles;
 }
 
 export function createStrapiObject(d: StrapiDeps) {
@@ -56,7 +58,21 @@ export function createStrapiObject(d: StrapiDeps) {
     entityService: d.entityService,
     /** v4 `strapi.store(...)`: the core store (`strapi_core_store_settings`) */
     store: d.access.store,
-    db: { query: (uid: string) => d.query(uid), connection: d.db },
+    /** v4's `strapi.db`: `query(uid)`, `lifecycles` (subscribe, clear, disable, enable), `metadata.get(uid)` */
+    db: {
+      query: (uid: string) => d.query(uid),
+      connection: d.db,
+      lifecycles: {
+        subscribe: (subscriber: Subscriber) => d.lifecycles.subscribe(subscriber),
+        clear: () => d.lifecycles.clear(),
+        disable: () => d.lifecycles.disable(),
+        enable: () => d.lifecycles.enable(),
+      },
+      metadata: {
+        get: (uid: string) => d.lifecycles.metadataOf(model.require(uid)),
+        has: (uid: string) => model.get(uid) !== undefined,
+      },
+    },
     service(uid: string) {
       if (uid.startsWith('admin::')) return adminServices[uid.slice('admin::'.length)];
       if (uid.startsWith('plugin::')) {

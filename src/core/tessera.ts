@@ -13,6 +13,7 @@ import { createQueryEngine, type QueryFn, type WriteListener } from '../query/qu
 import { SqliteDatabase } from '../storage/sqlite/sqlite-database';
 import type { Database } from '../storage/dialect';
 import { syncSchema } from '../storage/schema/sync-schema';
+import { Lifecycles } from '../storage/lifecycles';
 import { createDocumentService } from '../documents/document-service';
 import { createLogger } from './logger';
 import { createI18nPlugin } from '../plugins/i18n';
@@ -26,6 +27,7 @@ import { createApi } from './api';
 import { createStrapiObject, type StrapiObject } from './strapi-object';
 import { buildServer } from '../server/http-server';
 import { middlewareSettings } from '../server/middlewares-config';
+import { attachRouteHooks, hookRegistry, projectMiddlewares } from '../rest/route-chain';
 
 export interface TesseraOptions {
   dir: string;
@@ -77,13 +79,15 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const db = openDatabase(project);
   try {
     const listeners: WriteListener[] = [];
+    // the models' lifecycles.js and strapi.db.lifecycles subscribers, run by the query engine and document service
+    const lifecycles = new Lifecycles(project.lifecycles, db);
     // the i18n plugin (below) knows the default locale; the query engine asks it only once serving
-    const query = createQueryEngine(db, model, listeners, { defaultLocale: () => i18n.locales.defaultLocaleSync() });
-    const documents = createDocumentService(db, model, { warn: (m) => log.warn(m) });
+    const query = createQueryEngine(db, model, listeners, { defaultLocale: () => i18n.locales.defaultLocaleSync(), lifecycles });
+    const documents = createDocumentService(db, model, { warn: (m) => log.warn(m), lifecycles });
     const access = createAccess({ project, model, db, query, log, listeners });
     let strapi: StrapiObject | undefined;
     const pluginContext = (name: string): PluginContext => ({
-      project, model, db, query, documents, access, log,
+      project, model, db, query, documents, access, log, lifecycles,
       config: <T>(key: string, fallback?: T) => project.config.get<T>(`plugin.${name}.${key}`, fallback as T),
       strapi: () => strapi,
     });
@@ -105,9 +109,9 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       i18n,
     ];
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
-    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService });
+    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles });
     (globalThis as { strapi?: unknown }).strapi = strapi;
-    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads });
+    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles });
     api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;
@@ -119,10 +123,15 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
 
     const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
     access.setKnownActions(routes.map((r) => r.action));
+    // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up
+    const hooks = hookRegistry(project, () => strapi);
+    attachRouteHooks(routes, hooks);
+    const appMiddlewares = projectMiddlewares(settings.project, path.join(project.dir, 'config/middlewares.js'), hooks);
     const server = buildServer({
       routes,
       prefix: project.config.get<string>('api.rest.prefix', '/api'),
       settings,
+      appMiddlewares,
       access: access.rest,
       trustProxy: project.config.get<boolean>('server.proxy', false) === true,
       publicDir: project.publicDir,

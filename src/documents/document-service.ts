@@ -6,13 +6,18 @@ import type { Entity, FindParams } from '../query/types';
 import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities } from '../storage/read-entities';
 import { deleteEntity, insertEntity, updateEntity } from '../storage/write-entities';
+import { findOneHooked, hookParams, pruneToShape } from '../storage/hooked-entities';
+import { Lifecycles, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import { ComponentOwnershipError, WriteError } from '../storage/write-errors';
 import { ConnectOrderError } from '../storage/relation-order';
 import { RelationInputError } from '../storage/relation-ops';
 import { relationsIssue } from './relation-checks';
 import { collectInput, uniqueCandidates, validationError, type ValidateOptions } from './validate-input';
 
-export type ReadParams = Pick<FindParams, 'select' | 'populate'>;
+export type ReadParams = Pick<FindParams, 'select' | 'populate'> & {
+  /** a Content API read (validated): lifecycle hooks cannot widen what it returns (hooked-entities.ts) */
+  contentApi?: boolean;
+};
 
 export interface DocumentService {
   create(ct: ContentType, data: Record<string, unknown>, read: ReadParams): Promise<Entity>;
@@ -23,6 +28,8 @@ export interface DocumentService {
 export interface DocumentServiceOptions {
   /** warnings about input that was accepted but not written (a dynamic-zone item of a foreign component) */
   warn?(message: string): void;
+  /** the models' lifecycle hooks (v4 runs them in its database layer, below the entity service) */
+  lifecycles?: Lifecycles;
 }
 
 const UNIQUE_MESSAGE = 'This attribute must be unique';
@@ -64,10 +71,14 @@ function asClientError(err: unknown): unknown {
 
 export function createDocumentService(db: Database, model: Model, options: DocumentServiceOptions = {}): DocumentService {
   const warn = options.warn ?? (() => undefined);
-  const readBack = (tx: Executor, ct: ContentType, id: number, read: ReadParams) =>
-    findEntities(tx, model, ct, { ...read, where: { id }, limit: 1 }).then((r) => r[0] ?? null);
+  const lc = options.lifecycles ?? new Lifecycles({});
+  /** v4's `db.query(uid).findOne`, hooks included: the reads its entity service and entity manager make */
+  const findOne = (tx: Executor, ct: ContentType, params: FindParams, read?: ReadParams) =>
+    findOneHooked(tx, model, lc, ct, params, tx, read?.contentApi ? read : undefined);
+  /** v4's entity service passes only the selection params the request gave */
+  const readBack = (tx: Executor, ct: ContentType, id: number, read: ReadParams) => findOne(tx, ct, { ...definedOf(read), where: { id } }, read);
   const guarded = <T>(fn: (tx: Executor) => Promise<T>) =>
-    db.transaction(async (tx) => {
+    transactionOrHook(db, async (tx) => {
       try {
         return await fn(tx);
       } catch (err) {
@@ -83,28 +94,76 @@ export function createDocumentService(db: Database, model: Model, options: Docum
         const isDraft = ct.draftAndPublish && raw.publishedAt === null;
         const data = await validate(tx, model, ct, raw, { isCreate: true, isDraft }, warn);
         await checkUnique(tx, model, ct, data);
-        const id = await insertEntity(tx, model, ct, data);
-        return (await readBack(tx, ct, id, read))!;
+        if (!lc.has(ct.uid, 'create')) {
+          const id = await insertEntity(tx, model, ct, data);
+          return (await readBack(tx, ct, id, read))!;
+        }
+        // v4's entity manager: beforeCreate may change the data (after validation, as in v4), afterCreate the result
+        const params = hookParams({ ...definedOf(read), data });
+        stampCreate(params.data);
+        const states = await lc.run('beforeCreate', ct, { params }, undefined, tx);
+        const id = await insertEntity(tx, model, ct, params.data);
+        const result = await findOne(tx, ct, { select: params.select, populate: params.populate, where: { id } }, read);
+        await lc.run('afterCreate', ct, { params, result }, states, tx);
+        if (result && read.contentApi) pruneToShape(model, ct, result, read);
+        return result!;
       });
     },
     update(ct, id, input, read) {
       return guarded(async (tx) => {
-        const current = await findEntities(tx, model, ct, { where: { id }, select: ct.draftAndPublish ? ['publishedAt'] : [], limit: 1 });
-        if (!current.length) return null;
-        const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current[0].publishedAt === null));
+        // v4's entity service reads the entry first (`findOne({ where: { id } })`, hooks included)
+        const current = lc.has(ct.uid, 'findOne')
+          ? await findOne(tx, ct, { where: { id } })
+          : (await findEntities(tx, model, ct, { where: { id }, select: ct.draftAndPublish ? ['publishedAt'] : [], limit: 1 }))[0] ?? null;
+        if (!current) return null;
+        const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current.publishedAt === null));
         const data = await validate(tx, model, ct, input, { isCreate: false, isDraft }, warn);
         await checkUnique(tx, model, ct, data, id);
-        await updateEntity(tx, model, ct, id, data);
-        return readBack(tx, ct, id, read);
+        if (!lc.has(ct.uid, 'update')) {
+          await updateEntity(tx, model, ct, id, data);
+          return readBack(tx, ct, id, read);
+        }
+        const params = hookParams({ ...definedOf(read), where: { id } as Record<string, unknown>, data });
+        stampUpdate(params.data);
+        const states = await lc.run('beforeUpdate', ct, { params }, undefined, tx);
+        // the entry the (possibly changed) where selects; none: v4 answers null without the after hook
+        const target = params.where?.id === id && Object.keys(params.where).length === 1
+          ? id
+          : (await findEntities(tx, model, ct, { where: params.where, select: [], limit: 1 }))[0]?.id;
+        if (target === undefined) return null;
+        await updateEntity(tx, model, ct, target, params.data);
+        const result = await findOne(tx, ct, { select: params.select, populate: params.populate, where: { id: target } }, read);
+        await lc.run('afterUpdate', ct, { params, result }, states, tx);
+        if (result && read.contentApi) pruneToShape(model, ct, result, read);
+        return result;
       });
     },
     delete(ct, id, read) {
       return guarded(async (tx) => {
         const entity = await readBack(tx, ct, id, read);
         if (!entity) return null;
-        await deleteEntity(tx, model, ct, id);
+        if (!lc.has(ct.uid, 'delete')) {
+          await deleteEntity(tx, model, ct, id);
+          return entity;
+        }
+        // v4's entity manager: beforeDelete, its own findOne of the where (hooks included), afterDelete with
+        // that entry; the entity service answers the entry it read first even when the hooks left nothing to delete
+        const params = hookParams({ where: { id } as Record<string, unknown> });
+        const states = await lc.run('beforeDelete', ct, { params }, undefined, tx);
+        const target = await findOne(tx, ct, { where: params.where });
+        if (!target) return entity;
+        await deleteEntity(tx, model, ct, target.id);
+        await lc.run('afterDelete', ct, { params, result: target }, states, tx);
         return entity;
       });
     },
   };
+}
+
+/** the read params that are set (v4's query object has only the keys the request gave) */
+function definedOf(read: ReadParams): Partial<ReadParams> {
+  const out: Partial<ReadParams> = {};
+  if (read.select !== undefined) out.select = read.select;
+  if (read.populate !== undefined) out.populate = read.populate;
+  return out;
 }

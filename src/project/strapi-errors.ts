@@ -1,12 +1,12 @@
 // The error classes of @strapi/utils v4 (`require('@strapi/utils').errors`), which project code throws
-// from controllers, services and policies; the REST layer maps them to v4's error responses by `name`.
+// from controllers, services and policies. They extend Tessera's own ApplicationError (src/errors.ts) with
+// v4's status per class, so the REST layer answers them in v4's envelope as v4's errors middleware does.
+import { ApplicationError as HttpApplicationError, type ErrorDetails } from '../errors';
 
-export class ApplicationError extends Error {
-  details: unknown;
+export class ApplicationError extends HttpApplicationError {
   constructor(message = 'An application error occured', details: unknown = {}) {
-    super(message);
+    super(message, details as ErrorDetails);
     this.name = 'ApplicationError';
-    this.details = details;
   }
 }
 
@@ -25,6 +25,7 @@ export class PaginationError extends ApplicationError {
 }
 
 export class NotFoundError extends ApplicationError {
+  override status = 404;
   constructor(message = 'Entity not found', details?: unknown) {
     super(message, details);
     this.name = 'NotFoundError';
@@ -32,6 +33,7 @@ export class NotFoundError extends ApplicationError {
 }
 
 export class ForbiddenError extends ApplicationError {
+  override status = 403;
   constructor(message = 'Forbidden access', details?: unknown) {
     super(message, details);
     this.name = 'ForbiddenError';
@@ -39,6 +41,7 @@ export class ForbiddenError extends ApplicationError {
 }
 
 export class UnauthorizedError extends ApplicationError {
+  override status = 401;
   constructor(message = 'Unauthorized', details?: unknown) {
     super(message, details);
     this.name = 'UnauthorizedError';
@@ -46,6 +49,7 @@ export class UnauthorizedError extends ApplicationError {
 }
 
 export class RateLimitError extends ApplicationError {
+  override status = 429;
   constructor(message = 'Too many requests, please try again later.', details: unknown = {}) {
     super(message, details);
     this.name = 'RateLimitError';
@@ -53,6 +57,7 @@ export class RateLimitError extends ApplicationError {
 }
 
 export class PayloadTooLargeError extends ApplicationError {
+  override status = 413;
   constructor(message = 'Entity too large', details?: unknown) {
     super(message, details);
     this.name = 'PayloadTooLargeError';
@@ -67,6 +72,7 @@ export class PolicyError extends ForbiddenError {
 }
 
 export class NotImplementedError extends ApplicationError {
+  override status = 501;
   constructor(message = 'This feature is not implemented yet', details?: unknown) {
     super(message, details);
     this.name = 'NotImplementedError';

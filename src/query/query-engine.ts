@@ -3,6 +3,8 @@ import type { ContentType, Model } from '../model/types';
 import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities, populate as populateEntities } from '../storage/read-entities';
 import { deleteEntity, insertEntity, updateEntity } from '../storage/write-entities';
+import { countHooked, findManyHooked, findOneHooked, hookParams } from '../storage/hooked-entities';
+import { Lifecycles, currentHookTransaction, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import type { Entity, FindParams, Populate, Where, WriteParams } from './types';
 
 export interface QueryApi {
@@ -33,73 +35,126 @@ export type WriteListener = (uid: string) => void;
 export interface QueryEngineOptions {
   /** i18n: the default locale code, given to entries of localized types created without one (v4's i18n lifecycle) */
   defaultLocale?(): string;
+  /** the models' lifecycle hooks, run around every operation as v4's entity manager runs them */
+  lifecycles?: Lifecycles;
 }
 
 export function createQueryEngine(db: Database, model: Model, listeners: WriteListener[] = [], options: QueryEngineOptions = {}) {
+  const lc = options.lifecycles ?? new Lifecycles({});
   const prepare = (ct: ContentType, data: Record<string, unknown>) => {
     const out = withDefaults(ct, data);
     if (ct.localized && out.locale === undefined && options.defaultLocale) out.locale = options.defaultLocale();
     return out;
   };
   const cache = new Map<string, QueryApi>();
+  const rawCache = new Map<string, QueryApi>();
   const notify = (uid: string) => { for (const l of listeners) l(uid); };
-  return function query(uid: string, tx?: Executor): QueryApi {
-    const hit = !tx && cache.get(uid);
+  /**
+   * `query(uid)`: v4's `strapi.query(uid)` / `strapi.db.query(uid)`, with the model's lifecycle hooks.
+   * `tx`: run inside that transaction. `raw`: without hooks (Tessera's own look-ups that v4 does not make).
+   */
+  return function query(uid: string, tx?: Executor, raw = false): QueryApi {
+    // code run by a hook inside a write (hooks are the only place it can happen) joins that write's transaction
+    if (!tx && !lc.none) tx = currentHookTransaction();
+    const hooked = !raw;
+    const byUid = hooked ? cache : rawCache;
+    const hit = !tx && byUid.get(uid);
     if (hit) return hit;
     const ct = model.require(uid);
     const ex: Executor = tx ?? db;
+    const has = (op: Parameters<Lifecycles['has']>[1]) => hooked && lc.has(uid, op);
     const inTx = async <T>(fn: (t: Executor) => Promise<T>): Promise<T> => {
-      const result = await (tx ? fn(tx) : db.transaction(fn));
+      const result = await (tx ? fn(tx) : transactionOrHook(db, fn));
       notify(uid); // inside an outer transaction this fires early; listeners only drop caches, so that is safe
       return result;
     };
+    const findOne = (t: Executor, params: FindParams, inWrite?: Executor) =>
+      hooked ? findOneHooked(t, model, lc, ct, params, inWrite) : findEntities(t, model, ct, { ...params, limit: 1 }).then((r) => r[0] ?? null);
     const readBack = (t: Executor, id: number, p: { select?: string[]; populate?: Populate }) =>
-      findEntities(t, model, ct, { where: { id }, select: p.select, populate: p.populate, limit: 1 }).then((r) => r[0] ?? null);
+      findOne(t, { where: { id }, select: p.select, populate: p.populate }, t);
+    /** the params the hooks of a write see and may change (a copy: the caller's object stays as it was) */
+    const writeParams = <P extends object>(op: Parameters<Lifecycles['has']>[1], params: P): P => (has(op) ? hookParams(params) : params);
 
     const api: QueryApi = {
-      async findOne(params = {}) {
-        const rows = await findEntities(ex, model, ct, { ...params, limit: 1 });
-        return rows[0] ?? null;
-      },
-      findMany: (params = {}) => findEntities(ex, model, ct, params),
-      count: (params = {}) => countEntities(ex, model, ct, params.where),
+      findOne: (params = {}) => findOne(ex, params, tx),
+      findMany: (params = {}) => (hooked ? findManyHooked(ex, model, lc, ct, params, tx) : findEntities(ex, model, ct, params)),
+      count: (params = {}) => (hooked ? countHooked(ex, model, lc, ct, params, tx) : countEntities(ex, model, ct, params.where)),
       create: (params) => inTx(async (t) => {
-        const id = await insertEntity(t, model, ct, prepare(ct, params.data ?? {}));
-        return (await readBack(t, id, params))!;
+        const p = writeParams('create', { ...params, data: params.data ?? {} });
+        let states;
+        if (has('create')) {
+          stampCreate(p.data);
+          states = await lc.run('beforeCreate', ct, { params: p }, undefined, t);
+        }
+        const id = await insertEntity(t, model, ct, prepare(ct, p.data));
+        const result = (await readBack(t, id, p))!;
+        if (states) await lc.run('afterCreate', ct, { params: p, result }, states, t);
+        return result;
       }),
       createMany: (params) => inTx(async (t) => {
+        const p = writeParams('createMany', params);
+        let states;
+        if (has('createMany')) {
+          for (const d of p.data) stampCreate(d);
+          states = await lc.run('beforeCreateMany', ct, { params: p }, undefined, t);
+        }
         const ids: number[] = [];
-        for (const d of params.data) ids.push(await insertEntity(t, model, ct, prepare(ct, d)));
-        return { count: ids.length, ids };
+        for (const d of p.data) ids.push(await insertEntity(t, model, ct, prepare(ct, d)));
+        const result = { count: ids.length, ids };
+        if (states) await lc.run('afterCreateMany', ct, { params: p, result }, states, t);
+        return result;
       }),
       update: (params) => inTx(async (t) => {
-        const found = await findEntities(t, model, ct, { where: params.where, select: [], limit: 1 });
+        const p = writeParams('update', { ...params, data: params.data ?? {} });
+        let states;
+        if (has('update')) {
+          stampUpdate(p.data);
+          states = await lc.run('beforeUpdate', ct, { params: p }, undefined, t);
+        }
+        const found = await findEntities(t, model, ct, { where: p.where, select: [], limit: 1 });
         if (!found.length) return null;
-        await updateEntity(t, model, ct, found[0].id, params.data ?? {});
-        return readBack(t, found[0].id, params);
+        await updateEntity(t, model, ct, found[0].id, p.data);
+        const result = await readBack(t, found[0].id, p);
+        if (states) await lc.run('afterUpdate', ct, { params: p, result }, states, t);
+        return result;
       }),
       updateMany: (params) => inTx(async (t) => {
-        const found = await findEntities(t, model, ct, { where: params.where, select: [] });
-        for (const e of found) await updateEntity(t, model, ct, e.id, params.data);
-        return { count: found.length };
+        const p = writeParams('updateMany', params);
+        let states;
+        if (has('updateMany')) states = await lc.run('beforeUpdateMany', ct, { params: p }, undefined, t);
+        const found = await findEntities(t, model, ct, { where: p.where, select: [] });
+        for (const e of found) await updateEntity(t, model, ct, e.id, p.data);
+        const result = { count: found.length };
+        if (states) await lc.run('afterUpdateMany', ct, { params: p, result }, states, t);
+        return result;
       }),
       delete: (params) => inTx(async (t) => {
-        const found = await findEntities(t, model, ct, { where: params.where, select: params.select, populate: params.populate, limit: 1 });
-        if (!found.length) return null;
-        await deleteEntity(t, model, ct, found[0].id);
-        return found[0];
+        const p = writeParams('delete', params);
+        let states;
+        if (has('delete')) states = await lc.run('beforeDelete', ct, { params: p }, undefined, t);
+        // v4 reads the entry through findOne (its hooks run), with `id` added to a given select
+        const entity = await findOne(t, { where: p.where, select: p.select && ['id', ...p.select], populate: p.populate }, t);
+        if (!entity) return null;
+        await deleteEntity(t, model, ct, entity.id);
+        if (states) await lc.run('afterDelete', ct, { params: p, result: entity }, states, t);
+        return entity;
       }),
       deleteMany: (params = {}) => inTx(async (t) => {
-        const found = await findEntities(t, model, ct, { where: params.where, select: [] });
+        const p = writeParams('deleteMany', params);
+        let states;
+        if (has('deleteMany')) states = await lc.run('beforeDeleteMany', ct, { params: p }, undefined, t);
+        const found = await findEntities(t, model, ct, { where: p.where, select: [] });
         for (const e of found) await deleteEntity(t, model, ct, e.id);
-        return { count: found.length };
+        const result = { count: found.length };
+        if (states) await lc.run('afterDeleteMany', ct, { params: p, result }, states, t);
+        return result;
       }),
       async populate(entity, populate) {
         await populateEntities(ex, model, ct, [entity], populate);
         return entity;
       },
     };
-    if (!tx) cache.set(uid, api);
+    if (!tx) byUid.set(uid, api);
     return api;
   };
 }

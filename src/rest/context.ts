@@ -1,34 +1,128 @@
 // The koa-like `ctx` v4 controllers receive, so project code written for v4 (`ctx.query`,
-// `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged.
+// `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged. Policies and
+// middlewares (rest/route-chain.ts) also use koa's `ctx.method`, `ctx.path`, `ctx.ip`, `ctx.throw`,
+// `ctx.is`, `ctx.response`. The methods live on one shared prototype (as koa's do): a request allocates
+// its fields only.
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 
+type Headers = Record<string, string | string[] | undefined>;
+
+export interface ContextResponse {
+  status: number;
+  body: unknown;
+  readonly headers: Record<string, string>;
+  set(name: string, value: string): void;
+  get(name: string): string | undefined;
+}
+
 export interface RequestContext {
   query: Record<string, unknown>;
   params: Record<string, string>;
-  request: { body: unknown; query: Record<string, unknown>; headers: Record<string, string | string[] | undefined>; method: string; url: string };
+  request: { body: unknown; query: Record<string, unknown>; headers: Headers; header: Headers; method: string; url: string };
   /** `user`: the signed-in users-permissions user (JWT), without private attributes (v4 `ctx.state.user`) */
-  state: { auth: Auth; route: { uid?: string; action?: string; handler: string }; user?: Record<string, unknown> & { id: number } };
+  state: { auth: Auth; route: { uid?: string; action?: string; handler: string }; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */
   raw?: { req: FastifyRequest; reply: FastifyReply };
   body: unknown;
   status: number;
   /** response headers set by the controller */
   responseHeaders: Record<string, string>;
+  method: string;
+  /** path and query string, as requested */
+  url: string;
+  /** request headers (koa `ctx.headers` / `ctx.header`) */
+  headers: Headers;
+  header: Headers;
+  /** the url without its query string */
+  readonly path: string;
+  /** the client address (config/server.js `proxy` decides whether X-Forwarded-For counts) */
+  readonly ip: string;
+  /** koa `ctx.response`: status, body and response headers of this ctx */
+  readonly response: ContextResponse;
   set(name: string, value: string): void;
   get(name: string): string | undefined;
+  /** koa `ctx.throw(status, message)`: an http error v4 answers in its envelope */
+  throw(status: number, message?: string, details?: Record<string, unknown>): never;
+  /** koa `ctx.is(...types)`: the request's content type if it matches one of `types` ('json', 'multipart', a mime) */
+  is(...types: string[]): string | false | null;
   badRequest(message?: string, details?: Record<string, unknown>): never;
   notFound(message?: string): never;
   forbidden(message?: string): never;
   unauthorized(message?: string): never;
 }
 
+const SHORT_TYPES: Record<string, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/*', text: 'text/*', html: 'text/html' };
+
+function mimeMatches(actual: string, wanted: string): boolean {
+  const w = SHORT_TYPES[wanted] ?? (wanted.includes('/') ? wanted : '');
+  if (!w) return false;
+  if (w.endsWith('/*')) return actual.startsWith(w.slice(0, -1));
+  if (w.startsWith('*/')) return actual.endsWith(w.slice(1));
+  return actual === w || (w === 'application/json' && actual.endsWith('+json'));
+}
+
+/** an http-errors style error: toErrorBody answers it with its status (4xx) or as a 500 */
+class HttpError extends Error {
+  readonly expose: boolean;
+  constructor(readonly status: number, message: string | undefined, readonly details: Record<string, unknown>) {
+    super(message ?? '');
+    this.expose = status < 500;
+  }
+}
+
+const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 'get' | 'throw' | 'is' | 'badRequest' | 'notFound' | 'forbidden' | 'unauthorized'> = {
+  set(name, value) { this.responseHeaders[name.toLowerCase()] = value; },
+  get(name) {
+    const v = this.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v.join(', ') : v;
+  },
+  throw(status, message, details = {}) {
+    throw new HttpError(Number.isInteger(status) && status >= 400 && status < 600 ? status : 500, message, details);
+  },
+  is(...types) {
+    const raw = this.get('content-type');
+    if (!raw) return null;
+    const actual = raw.split(';')[0].trim().toLowerCase();
+    if (types.length === 0) return actual;
+    for (const t of types.flat()) if (mimeMatches(actual, String(t).toLowerCase())) return t;
+    return false;
+  },
+  badRequest(message = 'Bad Request', details = {}) { throw new BadRequestError(message, details); },
+  notFound(message = 'Not Found') { throw new NotFoundError(message); },
+  forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
+  unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },
+};
+Object.defineProperties(contextPrototype, {
+  path: {
+    get(this: RequestContext) {
+      const q = this.url.indexOf('?');
+      return q < 0 ? this.url : this.url.slice(0, q);
+    },
+  },
+  ip: { get(this: RequestContext) { return this.raw?.req.ip ?? ''; } },
+  response: {
+    get(this: RequestContext): ContextResponse {
+      const ctx = this;
+      return {
+        get status() { return ctx.status; },
+        set status(v: number) { ctx.status = v; },
+        get body() { return ctx.body; },
+        set body(v: unknown) { ctx.body = v; },
+        get headers() { return ctx.responseHeaders; },
+        set: (name, value) => ctx.set(name, value),
+        get: (name) => ctx.responseHeaders[name.toLowerCase()],
+      };
+    },
+  },
+});
+
 export function createContext(init: {
   query: Record<string, unknown>;
   params: Record<string, string>;
   body: unknown;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   method: string;
   url: string;
   auth: Auth;
@@ -36,24 +130,18 @@ export function createContext(init: {
   user?: RequestContext['state']['user'];
   raw?: RequestContext['raw'];
 }): RequestContext {
-  const ctx: RequestContext = {
-    query: init.query,
-    params: init.params,
-    request: { body: init.body, query: init.query, headers: init.headers, method: init.method, url: init.url },
-    state: { auth: init.auth, route: init.route, user: init.user },
-    raw: init.raw,
-    body: undefined,
-    status: 200,
-    responseHeaders: {},
-    set(name, value) { ctx.responseHeaders[name.toLowerCase()] = value; },
-    get(name) {
-      const v = init.headers[name.toLowerCase()];
-      return Array.isArray(v) ? v.join(', ') : v;
-    },
-    badRequest(message = 'Bad Request', details = {}) { throw new BadRequestError(message, details); },
-    notFound(message = 'Not Found') { throw new NotFoundError(message); },
-    forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
-    unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },
-  };
+  const ctx = Object.create(contextPrototype) as RequestContext;
+  ctx.query = init.query;
+  ctx.params = init.params;
+  ctx.request = { body: init.body ?? {}, query: init.query, headers: init.headers, header: init.headers, method: init.method, url: init.url };
+  ctx.state = { auth: init.auth, route: init.route, user: init.user };
+  ctx.raw = init.raw;
+  ctx.body = undefined;
+  ctx.status = 200;
+  ctx.responseHeaders = {};
+  ctx.method = init.method;
+  ctx.url = init.url;
+  ctx.headers = init.headers;
+  ctx.header = init.headers;
   return ctx;
 }

@@ -189,7 +189,8 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     async create(this: ControllerSelf, ctx: RequestContext) {
       const query = await q(this, ctx, 'write');
       const entity = await withEntryData(ctx, true, async (data) => deps.service().create((await this.sanitizeInput(data, ctx)) as Record<string, unknown>, query));
-      return respond(this, ctx, entity);
+      // null when findOne hooks hide the entry just written (v4 then answers 404, the entry stays)
+      return entity ? respond(this, ctx, entity) : null;
     },
     async update(this: ControllerSelf, ctx: RequestContext) {
       const id = entryId(ctx);

@@ -8,6 +8,8 @@ import type { Database } from '../storage/dialect';
 import type { DocumentService, ReadParams } from '../documents/document-service';
 import { countEntities, findEntities } from '../storage/read-entities';
 import { findEntriesJson, findEntryJson } from '../storage/read-json';
+import { countHooked, findManyHooked, findOneHooked } from '../storage/hooked-entities';
+import type { Lifecycles } from '../storage/lifecycles';
 import { isStable, markStable } from '../storage/stable-queries';
 import type { RestQuery } from './parse-query';
 import { paginationMeta } from '../query/pagination';
@@ -31,6 +33,8 @@ export interface ServiceContext {
   i18n?: LocalizedContent;
   /** `config/api.js` `rest.findOnePublicationState`: findOne honours publicationState as find does */
   findOnePublicationState?: boolean;
+  /** the models' lifecycle hooks: a type with read hooks reads through JavaScript objects (the hooks see them) */
+  lifecycles?: Lifecycles;
 }
 
 type Action = 'find' | 'findOne' | 'write';
@@ -48,6 +52,11 @@ function stateFor(sc: ServiceContext, q: RestQuery, action: Action): Publication
 
 function readParamsOf(sc: ServiceContext, ct: ContentType, q: RestQuery, action: Action = 'write'): ReadParams {
   return { select: q.params.select, populate: withPublicationState(sc.model, ct, q.params.populate, stateFor(sc, q, action)) };
+}
+
+/** what a write answers: the validated read, marked so lifecycle hooks cannot widen it */
+function writeReadOf(sc: ServiceContext, ct: ContentType, q: RestQuery): ReadParams {
+  return { ...readParamsOf(sc, ct, q), contentApi: true };
 }
 
 function localeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery): Where | undefined {
@@ -70,6 +79,10 @@ export interface JsonPage {
 
 export function createCoreService(sc: ServiceContext, ct: ContentType) {
   const { db, model, documents } = sc;
+  const lc = sc.lifecycles;
+  /** read hooks need entities as objects: such a type never takes the JSON read path */
+  const jsonAllowed = () => !lc || !lc.hasReads(ct.uid);
+  const hooked = (op: 'findMany' | 'findOne' | 'count') => lc !== undefined && lc.has(ct.uid, op);
   const i18n = ct.localized ? sc.i18n : undefined;
   /**
    * The storage params of a validated query, kept per query object when the controller keeps that one
@@ -112,8 +125,15 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
     async find(q: RestQuery): Promise<{ results: Entity[]; pagination?: Record<string, number> }> {
       const state = stateFor(sc, q, 'find');
       const params = findParams(q);
-      const results = await findEntities(db, model, ct, params);
       const p = q.pagination!;
+      if (lc && (hooked('findMany') || hooked('count'))) {
+        // v4: findMany, then count with the same query without its page (each with its hooks)
+        const results = await findManyHooked(db, model, lc, ct, definedOnly(params), undefined, params);
+        const { limit: _l, offset: _o, ...countParams } = params;
+        const total = p.withCount ? await countHooked(db, model, lc, ct, definedOnly(countParams)) : undefined;
+        return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
+      }
+      const results = await findEntities(db, model, ct, params);
       const total = p.withCount ? await countEntities(db, model, ct, params.where) : undefined;
       return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
     },
@@ -122,40 +142,46 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
      * localized types (i18n adds `meta.availableLocales` to each entry) and shapes it does not cover.
      */
     async findJson(q: RestQuery): Promise<JsonPage | null> {
-      if (i18n) return null;
+      if (i18n || !jsonAllowed()) return null;
       const p = q.pagination!;
       const page = await findEntriesJson(db, model, ct, findParams(q), p.withCount);
       return page && { entries: page.entries, pagination: paginationMeta(p, page.total) };
     },
     /** `findOne` as JSON text: null when there is no such entry, undefined where the JavaScript path answers */
     async findOneJson(id: number, q: RestQuery): Promise<string | null | undefined> {
-      if (i18n) return undefined;
+      if (i18n || !jsonAllowed()) return undefined;
       return findEntryJson(db, model, ct, findOneParams(q), id);
     },
     /** v4: findOne by id ignores filters, locale and (unless switched on) publicationState; see docs/compatibility.md */
     async findOne(id: number, q: RestQuery): Promise<Entity | null> {
       const state = stateFor(sc, q, 'findOne');
       const base = findOneParams(q);
-      const rows = await findEntities(db, model, ct, { ...base, where: base.where ? { id, ...base.where } : { id } });
+      const where = base.where ? { id, ...base.where } : { id };
+      if (lc && hooked('findOne')) return withLocales(await findOneHooked(db, model, lc, ct, definedOnly({ ...base, where }), undefined, base), state);
+      const rows = await findEntities(db, model, ct, { ...base, where });
       return withLocales(rows[0] ?? null, state);
     },
     /** single types: the one entry; localized with `locale=all`: every locale's entry, as a list (v4) */
     async findSingle(q: RestQuery): Promise<Entity | Entity[] | null> {
       const state = stateFor(sc, q, 'find');
-      const rows = await findEntities(db, model, ct, { ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state), limit: ct.localized && q.locale === 'all' ? undefined : 1 });
-      if (ct.localized && q.locale === 'all') return withLocales(rows, state);
+      const single = ct.localized && q.locale === 'all' ? undefined : 1;
+      const params = { ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state) };
+      // v4's entity service reads a single type with findOne (its hooks run)
+      if (lc && hooked('findOne') && single) return withLocales(await findOneHooked(db, model, lc, ct, definedOnly(params), undefined, params), state);
+      const rows = await findEntities(db, model, ct, { ...params, limit: single });
+      if (!single) return withLocales(rows, state);
       return withLocales(rows[0] ?? null, state);
     },
     async create(data: Record<string, unknown>, q: RestQuery): Promise<Entity> {
-      return withLocales(await createEntry(data, readParamsOf(sc, ct, q)), undefined);
+      return withLocales(await createEntry(data, writeReadOf(sc, ct, q)), undefined);
     },
     async update(id: number, data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      return withLocales(await updateEntry(id, data, readParamsOf(sc, ct, q)), undefined);
+      return withLocales(await updateEntry(id, data, writeReadOf(sc, ct, q)), undefined);
     },
     async delete(id: number, q: RestQuery): Promise<Entity | null> {
       // the siblings are read first: the links go with the entry
       const shell = i18n ? await withLocales({ id } as Entity, undefined) : undefined;
-      const entity = await documents.delete(ct, id, readParamsOf(sc, ct, q));
+      const entity = await documents.delete(ct, id, writeReadOf(sc, ct, q));
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
     /**
@@ -164,7 +190,7 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
      * then 400 `singleType.alreadyExists`.
      */
     async createOrUpdate(data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      const read = readParamsOf(sc, ct, q);
+      const read = writeReadOf(sc, ct, q);
       const existing = await findSingleEntry(q, 'preview');
       if (existing) return withLocales(await updateEntry(existing.id, data, read), undefined);
       if ((await countEntities(db, model, ct, undefined)) >= 1) throw new ValidationError('singleType.alreadyExists');
@@ -179,6 +205,11 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
   };
+}
+
+/** the params with only the keys that are set (what lifecycle hooks see: v4's query has only the keys given) */
+function definedOnly<T extends object>(params: T): T {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** the entry meta (symbol properties) read on a shell before a delete, moved onto the deleted entity */

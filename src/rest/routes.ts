@@ -5,6 +5,7 @@ import { ProjectError } from '../project/errors';
 import type { Project } from '../project/load-project';
 import { isCoreRouter, type CoreRouterDescriptor } from '../project/strapi-module';
 import type { RequestContext } from './context';
+import type { KoaMiddleware } from './route-chain';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -24,6 +25,10 @@ export interface RouteDef {
   uid?: string;
   config: RouteConfig;
   handler(ctx: RequestContext): Promise<unknown>;
+  /** where the route was declared (project routes): bare policy names resolve in this API (v4) */
+  origin?: { apiName?: string; pluginName?: string; file: string };
+  /** the route's policies then middlewares, resolved at start-up (route-chain.ts); absent or empty: none */
+  hooks?: KoaMiddleware[];
 }
 
 export type ControllerLookup = (controllerUid: string) => Record<string, unknown> | undefined;
@@ -42,7 +47,7 @@ function bind(controllers: ControllerLookup, controllerUid: string, method: stri
   };
 }
 
-function coreRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string): RouteDef[] {
+function coreRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string, apiName: string): RouteDef[] {
   const o = d.options as { prefix?: string; only?: string[]; except?: string[]; config?: Record<string, RouteConfig> };
   const base = `${o.prefix ?? ''}/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`;
   const table = ct.kind === 'singleType' ? SINGLE_ROUTES : COLLECTION_ROUTES;
@@ -52,6 +57,7 @@ function coreRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: Contr
       method, path: base + suffix, action: `${ct.uid}.${action}`, uid: ct.uid,
       config: o.config?.[action] ?? {},
       handler: bind(controllers, ct.uid, action, file),
+      origin: { apiName, file },
     }));
 }
 
@@ -72,7 +78,7 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
       if (isCoreRouter(mod)) {
         const ct = model.get(mod.uid);
         if (!ct || ct.kind === 'component') throw new ProjectError(`createCoreRouter: content type "${mod.uid}" does not exist`, file);
-        routes.push(...coreRoutes(ct, mod, controllers, file));
+        routes.push(...coreRoutes(ct, mod, controllers, file, apiName));
         continue;
       }
       const list = (mod as { routes?: unknown })?.routes;
@@ -83,7 +89,10 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
           throw new ProjectError(`route ${JSON.stringify({ method: r.method, path: r.path })} needs a method and a path`, file);
         }
         const [ctrl, action] = resolveHandler(apiName, r.handler, file);
-        routes.push({ method, path: r.path, action: `${ctrl}.${action}`, uid: ctrl, config: r.config ?? {}, handler: bind(controllers, ctrl, action, file) });
+        routes.push({
+          method, path: r.path, action: `${ctrl}.${action}`, uid: ctrl, config: r.config ?? {},
+          handler: bind(controllers, ctrl, action, file), origin: { apiName, file },
+        });
       }
     }
   }

@@ -6,7 +6,10 @@ import qs from 'qs';
 import type { Logger } from 'pino';
 import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
 import type { Access } from '../rest/access';
-import { createContext } from '../rest/context';
+import { createContext, type RequestContext } from '../rest/context';
+import { compose, type KoaMiddleware } from '../rest/route-chain';
+import type { Auth } from '../auth/authenticate';
+import { NO_ACCESS } from '../auth/abilities';
 import { untouchedJsonText } from '../rest/json-body';
 import { auditResponse, hasResponseAuditors } from './response-audit';
 import type { RouteDef } from '../rest/routes';
@@ -25,6 +28,8 @@ export interface ServerOptions {
   publicDir: string;
   faviconFile?: string;
   log: Logger;
+  /** config/middlewares.js project middlewares (rest/route-chain.ts), run around every route in their order */
+  appMiddlewares?: KoaMiddleware[];
   /** config/server.js `proxy`: trust X-Forwarded-For / -Proto for the client ip (rate limits) */
   trustProxy?: boolean;
 }
@@ -170,7 +175,9 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   for (const route of o.routes) {
     const url = o.prefix + route.path;
     methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(route.method));
-    app.route({ method: route.method, url, handler: (req, reply) => handle(o, route, req, reply) });
+    // a route without policies, middlewares or project middlewares runs with no chain at all
+    const chained = route.hooks?.length || o.appMiddlewares?.length ? chainedHandler(o, route, o.appMiddlewares ?? []) : undefined;
+    app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, req, reply)) });
   }
   for (const [url, methods] of methodsByPath) {
     const others = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
@@ -195,10 +202,21 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   return app;
 }
 
-async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+/**
+ * The caller. `auth: false` routes skip authentication as v4 does: any token, valid or not, is ignored (no 401),
+ * and the request can read no relation (v4 removes every populated relation there: no one is authenticated).
+ */
+async function callerOf(o: ServerOptions, route: RouteDef, req: FastifyRequest): Promise<Auth> {
+  if (route.config.auth === false) return UNAUTHENTICATED;
   const auth = await o.access.authenticate(req.headers.authorization);
-  if (route.config.auth !== false) o.access.authorize(auth, route.action);
-  const ctx = createContext({
+  o.access.authorize(auth, route.action);
+  return auth;
+}
+
+const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
+
+function contextOf(route: RouteDef, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
+  return createContext({
     query: (req.query ?? {}) as Record<string, unknown>,
     params: (req.params ?? {}) as Record<string, string>,
     body: req.body,
@@ -210,8 +228,51 @@ async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, re
     user: auth.kind === 'user' ? auth.user : undefined,
     raw: { req, reply },
   });
+}
+
+async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // callerOf inlined: the hot path keeps one await for authentication
+  let auth = UNAUTHENTICATED;
+  if (route.config.auth !== false) {
+    auth = await o.access.authenticate(req.headers.authorization);
+    o.access.authorize(auth, route.action);
+  }
+  const ctx = contextOf(route, req, reply, auth);
   const result = await route.handler(ctx);
-  const body = result ?? ctx.body;
+  // v4 (returnBodyMiddleware): the body the controller set wins over the value it returned, as on the chained path
+  return send(reply, ctx, ctx.body ?? result);
+}
+
+/**
+ * A route with policies, route middlewares or project middlewares, composed once at start-up as v4 composes
+ * it: project middlewares (config/middlewares.js order), authentication and the permission check, the
+ * route's policies, its middlewares, then the handler, whose result is in `ctx.body` when `next()` returns.
+ */
+function chainedHandler(o: ServerOptions, route: RouteDef, appMiddlewares: KoaMiddleware[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const authenticate: KoaMiddleware = async (ctx, next) => {
+    const raw = ctx.raw!;
+    const auth = await callerOf(o, route, raw.req);
+    ctx.state.auth = auth;
+    ctx.state.user = auth.kind === 'user' ? auth.user as RequestContext['state']['user'] : undefined;
+    return next();
+  };
+  // v4 returnBodyMiddleware: a value the handler returns becomes the body unless it set one
+  const handler: KoaMiddleware = async (ctx) => {
+    const values = await route.handler(ctx);
+    if ((ctx.body === undefined || ctx.body === null) && values !== undefined && values !== null) ctx.body = values;
+  };
+  const run = compose([...appMiddlewares, authenticate, ...(route.hooks ?? []), handler]);
+  return async (req, reply) => {
+    // no one is authenticated before the project middlewares ran (v4: they run before the router)
+    const ctx = contextOf(route, req, reply, NOBODY);
+    await run(ctx);
+    await send(reply, ctx, ctx.body);
+  };
+}
+
+const NOBODY: Auth = { kind: 'none', reason: 'Missing or invalid credentials' };
+
+async function send(reply: FastifyReply, ctx: RequestContext, body: unknown): Promise<void> {
   if ((body === undefined || body === null) && ctx.status === 204) {
     // koa: a controller that set `ctx.body = null` explicitly answers 204 (v4's users routes do)
     await reply.code(204).headers(ctx.responseHeaders).send();

@@ -1,4 +1,6 @@
-// config/middlewares.js -> the settings of the v4 middlewares we map onto fastify. Unknown names stop start-up.
+// config/middlewares.js -> the settings of the v4 middlewares we map onto fastify, and the project's own
+// middlewares (`global::x`, `api::a.x`, `plugin::p.x`, `{ name, config }`, `{ resolve }`), kept in their order for
+// rest/route-chain.ts to load. Unknown `strapi::` names stop start-up; unknown project names stop it there.
 import { ProjectError } from '../project/errors';
 
 export interface MiddlewareSettings {
@@ -10,6 +12,8 @@ export interface MiddlewareSettings {
   public: { enabled: boolean; maxAge: number };
   favicon: { enabled: boolean; path?: string; maxAge: number };
   logger: boolean;
+  /** project middleware entries as written, in their order (resolved by rest/route-chain.ts) */
+  project: unknown[];
 }
 
 const KNOWN = new Set([
@@ -26,6 +30,14 @@ export function parseBytes(v: unknown, fallback: number): number {
   return m ? Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]) : fallback;
 }
 
+/** `global::`, `api::`, `plugin::` names, `{ resolve }` entries and functions: the project's, not v4's own */
+function isProjectMiddleware(item: unknown, name: unknown): boolean {
+  if (typeof item === 'function') return true;
+  if (typeof name !== 'string') return false;
+  if (typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name !== 'string') return true; // { resolve }
+  return /^(global::|api::|plugin::)/.test(name);
+}
+
 export function middlewareSettings(list: unknown, file: string): MiddlewareSettings {
   const s: MiddlewareSettings = {
     jsonLimit: 1024 * 1024,
@@ -36,13 +48,18 @@ export function middlewareSettings(list: unknown, file: string): MiddlewareSetti
     public: { enabled: false, maxAge: 60000 },
     favicon: { enabled: false, maxAge: 86400000 },
     logger: false,
+    project: [],
   };
   if (!Array.isArray(list)) throw new ProjectError('config/middlewares.js must export an array', file);
   for (const item of list) {
     const name = typeof item === 'string' ? item : (item as { name?: unknown; resolve?: unknown })?.name ?? (item as { resolve?: unknown })?.resolve;
     const cfg = (typeof item === 'object' && item ? (item as { config?: Record<string, unknown> }).config : undefined) ?? {};
+    if (isProjectMiddleware(item, name)) {
+      s.project.push(item);
+      continue;
+    }
     if (typeof name !== 'string' || !KNOWN.has(name)) {
-      throw new ProjectError(`middleware ${JSON.stringify(name ?? item)} is not supported by Tessera (supported: ${[...KNOWN].join(', ')})`, file);
+      throw new ProjectError(`middleware ${JSON.stringify(name ?? item)} is not supported by Tessera (supported: ${[...KNOWN].join(', ')}, and the project's own: global::<name>, api::<api>.<name>, plugin::<plugin>.<name>, { resolve })`, file);
     }
     switch (name) {
       case 'strapi::body':

@@ -40,12 +40,31 @@ export async function startFixtureApp(withData = true): Promise<RunningApp> {
   return startCopy(copyFixtureApp(withData));
 }
 
-/** A private copy of a test project (e.g. test/fixtures/all-types), started on an empty database. */
-export async function startProjectCopy(source: string): Promise<RunningApp> {
+/**
+ * A private, writable copy of a test project (e.g. test/fixtures/all-types) without its database; `edit`
+ * writes files of the copy (path relative to the project -> content).
+ */
+export function copyProject(source: string, edit: Record<string, string> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-app-'));
   fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.tmp`) });
+  for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
   fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
-  return startCopy(dir);
+  for (const [file, text] of Object.entries(edit)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+/** A private copy of a test project, started on an empty database. */
+export async function startProjectCopy(source: string, edit: Record<string, string> = {}): Promise<RunningApp> {
+  const dir = copyProject(source, edit);
+  try {
+    return await startCopy(dir);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 async function startCopy(dir: string): Promise<RunningApp> {

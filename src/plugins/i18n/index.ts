@@ -20,7 +20,7 @@ type SchemaLike = { pluginOptions?: Record<string, unknown>; attributes?: Record
 
 export function createI18nPlugin(ctx: PluginContext): I18nPlugin {
   const locales = createLocalesService({ query: ctx.query, db: ctx.db, model: ctx.model });
-  const deps: LocalizedContentDeps = { db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m) };
+  const deps: LocalizedContentDeps = { db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m), lifecycles: ctx.lifecycles };
   const content = createLocalizedContent(deps);
   const isLocalized = (schema: SchemaLike | undefined) => (schema?.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n?.localized === true;
   const ctOf = (schema: SchemaLike): ContentType | undefined => (schema.uid ? ctx.model.get(schema.uid) : undefined);

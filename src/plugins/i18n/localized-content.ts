@@ -18,6 +18,7 @@ import type { LocalizedContent } from '../../rest/core-service';
 import { LIVE } from '../../rest/publication-state';
 import { ENTRY_META } from '../../rest/transform';
 import { copyNonLocalized } from './non-localized';
+import { transactionOrHook, type Lifecycles } from '../../storage/lifecycles';
 import { joinTransaction } from './transaction-view';
 
 const LOCALE = 'plugin::i18n.locale';
@@ -29,6 +30,8 @@ export interface LocalizedContentDeps {
   defaultLocale(): string;
   /** input accepted but not written (the document service's warnings) */
   warn?(message: string): void;
+  /** the models' lifecycle hooks, run by the document service of each transaction */
+  lifecycles?: Lifecycles;
 }
 
 export interface Siblings {
@@ -63,8 +66,9 @@ export function siblingsIn(tx: Executor, d: LocalizedContentDeps, docs: Document
 
 /** run `fn` in one transaction with a document service and the sibling operations bound to it */
 export function inContentTransaction<T>(d: LocalizedContentDeps, fn: (docs: DocumentService, siblings: Siblings, tx: Executor) => Promise<T>): Promise<T> {
-  return d.db.transaction((tx) => {
-    const docs = createDocumentService(joinTransaction(tx, d.db), d.model, { warn: d.warn });
+  // inside a lifecycle hook's write (a hook writing a localized entry): that write's transaction
+  return transactionOrHook(d.db, (tx) => {
+    const docs = createDocumentService(joinTransaction(tx, d.db), d.model, { warn: d.warn, lifecycles: d.lifecycles });
     return fn(docs, siblingsIn(tx, d, docs), tx);
   });
 }

@@ -219,7 +219,8 @@ export function createUploadService(d: UploadServiceDeps) {
             const attachTo = target && (await resolveAttachTarget(tx, d.attach, undefined, data)); // still there?
             const out: number[] = [];
             for (const row of rows) {
-              const created = await files(tx).create({ data: { ...row, folder: folder.id, folderPath: folder.path }, select: [] });
+              // the whole row read back, as v4's create does: afterCreate hooks of plugin::upload.file see it
+              const created = await files(tx).create({ data: { ...row, folder: folder.id, folderPath: folder.path } });
               if (attachTo) await writeAttachLink(tx, attachTo, created.id);
               out.push(created.id);
             }

@@ -27,10 +27,18 @@ const FILES: Record<string, string> = {
       },
       async first(ctx) {
         const r = await global.strapi.controller('api::category.category').find(ctx);
-        return { first: r.data[0].attributes.name, total: r.meta.pagination.total };
+        ctx.body = { first: r.data[0].attributes.name, total: r.meta.pagination.total };
+      },
+      // the category controller set ctx.body: as in v4, that body wins over the value returned here
+      async firstReturned(ctx) {
+        const r = await global.strapi.controller('api::category.category').find(ctx);
+        return { first: r.data[0].attributes.name };
       },
     }));`,
-  'src/api/article/routes/custom.js': `module.exports = { routes: [{ method: 'GET', path: '/first-category', handler: 'article.first' }] };`,
+  'src/api/article/routes/custom.js': `module.exports = { routes: [
+    { method: 'GET', path: '/first-category', handler: 'article.first' },
+    { method: 'GET', path: '/first-category-returned', handler: 'article.firstReturned' },
+  ] };`,
   // passes the response on untouched
   'src/api/category/controllers/category.js': `
     const { createCoreController } = require('@strapi/strapi').factories;
@@ -108,6 +116,12 @@ describe('core controller overrides', () => {
     expect(status).toBe(200);
     const reference = JSON.parse((await bothTargets(t, '/api/categories')).js!) as { data: Array<{ attributes: { name: string } }>; meta: { pagination: { total: number } } };
     expect(body).toEqual({ first: reference.data[0].attributes.name, total: reference.meta.pagination.total });
+  });
+
+  it('a body the controller set wins over the value it returns (v4 returnBodyMiddleware)', async () => {
+    const { status, body } = await get('/api/first-category-returned', true);
+    expect(status).toBe(200);
+    expect(body).toStrictEqual(JSON.parse((await bothTargets(t, '/api/categories')).js!));
   });
 
   it('an override passing the response on (ctx.body) answers exactly what the core controller would', async () => {

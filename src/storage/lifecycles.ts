@@ -1,0 +1,235 @@
+// Model lifecycle hooks as v4's database layer runs them (@strapi/database `lifecycles`): the project's
+// `lifecycles.js` files and the subscribers of `strapi.db.lifecycles.subscribe`, called around every
+// findOne / findMany / count / create / createMany / update / updateMany / delete / deleteMany of a model.
+// With no subscriber for a (model, operation) nothing runs: `has()` answers from sets computed when a
+// subscriber is added, so the paths without hooks pay one Set lookup at most.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ContentType } from '../model/types';
+import type { Database, Executor } from './dialect';
+
+export const LIFECYCLE_OPERATIONS = ['create', 'createMany', 'update', 'updateMany', 'delete', 'deleteMany', 'count', 'findOne', 'findMany'] as const;
+export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
+export type LifecycleAction = `before${Capitalize<LifecycleOperation>}` | `after${Capitalize<LifecycleOperation>}`;
+
+export interface LifecycleEvent {
+  action: LifecycleAction;
+  /** v4's model metadata (`db.metadata.get(uid)`): the schema with `uid`, `singularName`, `tableName`, `attributes` (with `id`), `lifecycles` */
+  model: Record<string, unknown>;
+  /** the query params; hooks may change them (data, where) and the operation uses what they left */
+  params: Record<string, any>;
+  result?: any;
+  /** one object per subscriber, shared by the before and after hooks of one call */
+  state: Record<string, unknown>;
+}
+
+type HookFn = (event: LifecycleEvent) => unknown;
+export type Subscriber = HookFn | ({ models?: string[] } & Partial<Record<LifecycleAction, HookFn>>);
+/** per call: the state object of each subscriber, from the before hook to the after hook */
+export type HookStates = Map<unknown, Record<string, unknown>>;
+
+const cap = (op: string) => op[0].toUpperCase() + op.slice(1);
+const OP_OF_ACTION = new Map<string, LifecycleOperation>(LIFECYCLE_OPERATIONS.flatMap((op) => [[`before${cap(op)}`, op], [`after${cap(op)}`, op]] as const));
+export const READ_OPERATIONS: readonly LifecycleOperation[] = ['findOne', 'findMany', 'count'];
+
+/** v4 runs the models' own lifecycles.js as one function subscriber (`modelsLifecyclesSubscriber`). */
+const FILES = Symbol('lifecycles.js files');
+
+/**
+ * Writes made by hook code (`strapi.query(...)`, `strapi.entityService`) while a hook runs inside a write's
+ * transaction join that transaction: the writer connection runs one transaction at a time, so a second one
+ * would wait forever for the first.
+ */
+const hookTransaction = new AsyncLocalStorage<{ tx: Executor; open: boolean }>();
+
+/**
+ * The transaction a hook running now belongs to, if any. Only while the hook runs: work it leaves running
+ * (a promise it did not await) gets a transaction of its own, after the write's.
+ */
+export function currentHookTransaction(): Executor | undefined {
+  const scope = hookTransaction.getStore();
+  return scope?.open ? scope.tx : undefined;
+}
+
+/** `db.transaction(fn)`, or `fn` inside the transaction of the hook that is running. */
+export function transactionOrHook<T>(db: Database, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  const tx = currentHookTransaction();
+  return tx ? fn(tx) : db.transaction(fn);
+}
+
+/**
+ * Runs a hook with its write's transaction in scope. Statements of work the hook leaves running after it
+ * returned (a promise it did not await) go to `db` instead (each write its own transaction, queued after
+ * this one): the transaction they started in may have ended by then.
+ */
+async function inScope(tx: Executor, db: Database | undefined, fn: () => unknown): Promise<void> {
+  const scope = { tx, open: true };
+  if (db) {
+    const target = (): Executor => (scope.open ? tx : db);
+    scope.tx = {
+      dialect: tx.dialect,
+      all: (sql, params) => target().all(sql, params),
+      get: (sql, params) => target().get(sql, params),
+      run: (sql, params) => target().run(sql, params),
+      insert: (sql, params) => target().insert(sql, params),
+    };
+  }
+  try {
+    await hookTransaction.run(scope, fn);
+  } finally {
+    scope.open = false;
+  }
+}
+
+export class Lifecycles {
+  private subscribers: Array<Subscriber | typeof FILES> = [FILES];
+  private readonly files: Map<string, Record<string, unknown>>;
+  private readonly metadata = new Map<string, Record<string, unknown>>();
+  /** a function subscriber, or one without `models`: every model */
+  private everyModel = new Set<LifecycleOperation>();
+  private byModel = new Map<string, Set<LifecycleOperation>>();
+  /** models with a findOne, findMany or count hook, and whether every model has one */
+  private readModels = new Set<string>();
+  private everyModelReads = false;
+  private disabled = false;
+  /** true when no subscriber exists at all (the common case): the cheapest test */
+  none = true;
+
+  /** `db`: where work a hook left running goes once the hook has returned (see inScope) */
+  constructor(files: Record<string, unknown>, private readonly db?: Database) {
+    this.files = new Map(Object.entries(files).filter((e): e is [string, Record<string, unknown>] => typeof e[1] === 'object' && e[1] !== null));
+    this.recompute();
+  }
+
+  /** v4 `strapi.db.lifecycles.subscribe`: returns the function that removes the subscriber */
+  subscribe(subscriber: Subscriber): () => void {
+    if (typeof subscriber !== 'function' && (typeof subscriber !== 'object' || subscriber === null)) {
+      throw new Error('Invalid subscriber. Expected function or object');
+    }
+    this.subscribers.push(subscriber);
+    this.recompute();
+    return () => {
+      const i = this.subscribers.indexOf(subscriber);
+      if (i >= 0) this.subscribers.splice(i, 1);
+      this.recompute();
+    };
+  }
+
+  /** v4 `clear()`: removes every subscriber, the models' own lifecycles.js included */
+  clear(): void {
+    this.subscribers = [];
+    this.recompute();
+  }
+
+  disable(): void {
+    this.disabled = true;
+    this.recompute();
+  }
+
+  enable(): void {
+    this.disabled = false;
+    this.recompute();
+  }
+
+  /** Does any subscriber want `op` on `uid`? */
+  has(uid: string, op: LifecycleOperation): boolean {
+    if (this.none) return false;
+    return this.everyModel.has(op) || this.byModel.get(uid)?.has(op) === true;
+  }
+
+  /** Does any subscriber want reads (findOne, findMany, count) of `uid`? Its reads then go through JavaScript objects. */
+  hasReads(uid: string): boolean {
+    return !this.none && (this.everyModelReads || this.readModels.has(uid));
+  }
+
+  private recompute(): void {
+    this.everyModel = new Set();
+    this.byModel = new Map();
+    const add = (uid: string, op: LifecycleOperation) => {
+      let ops = this.byModel.get(uid);
+      if (!ops) this.byModel.set(uid, (ops = new Set()));
+      ops.add(op);
+    };
+    for (const s of this.subscribers) {
+      if (s === FILES) {
+        for (const [uid, hooks] of this.files) for (const action of Object.keys(hooks)) {
+          const op = OP_OF_ACTION.get(action);
+          if (op && typeof hooks[action] === 'function') add(uid, op);
+        }
+      } else if (typeof s === 'function') {
+        for (const op of LIFECYCLE_OPERATIONS) this.everyModel.add(op);
+      } else {
+        for (const action of Object.keys(s)) {
+          const op = OP_OF_ACTION.get(action);
+          if (!op) continue;
+          if (Array.isArray(s.models)) for (const uid of s.models) add(String(uid), op);
+          else this.everyModel.add(op);
+        }
+      }
+    }
+    this.none = this.disabled || (this.everyModel.size === 0 && this.byModel.size === 0);
+    this.everyModelReads = READ_OPERATIONS.some((op) => this.everyModel.has(op));
+    this.readModels = new Set([...this.byModel].filter(([, ops]) => READ_OPERATIONS.some((op) => ops.has(op))).map(([uid]) => uid));
+  }
+
+  /** v4's `db.metadata.get(uid)`: the schema as the database layer sees it, one object per model */
+  metadataOf(ct: ContentType): Record<string, unknown> {
+    let meta = this.metadata.get(ct.uid);
+    if (!meta) {
+      const schema = ct.schema;
+      meta = {
+        ...schema,
+        uid: ct.uid,
+        modelType: ct.kind === 'component' ? 'component' : 'contentType',
+        modelName: ct.modelName,
+        collectionName: ct.collectionName,
+        singularName: ct.kind === 'component' ? ct.modelName : ct.singularName,
+        tableName: ct.collectionName,
+        attributes: { id: { type: 'increments' }, ...Object.fromEntries(Object.values(ct.attributes).map((a) => [a.name, { ...a.raw }])) },
+        lifecycles: this.files.get(ct.uid) ?? {},
+        indexes: [],
+        foreignKeys: [],
+        columnToAttribute: {},
+      };
+      this.metadata.set(ct.uid, meta);
+    }
+    return meta;
+  }
+
+  /**
+   * v4 `lifecycles.run(action, uid, { params, result }, states)`: each subscriber in order (a function: every
+   * event; an object: its hook for this action, when `models` is absent or names the model). `tx`: the
+   * transaction of the operation, which writes made by the hook join. Returns the states for the after hook.
+   */
+  async run(action: LifecycleAction, ct: ContentType, props: { params: Record<string, any>; result?: unknown }, states: HookStates = new Map(), tx?: Executor): Promise<HookStates> {
+    if (this.disabled) return states;
+    const call = (fn: HookFn, event: LifecycleEvent) => (tx ? inScope(tx, this.db, () => fn(event)) : fn(event));
+    for (const s of [...this.subscribers]) {
+      let fn: HookFn | undefined;
+      if (s === FILES) {
+        const hook = this.files.get(ct.uid)?.[action];
+        if (typeof hook !== 'function') continue;
+        fn = hook as HookFn;
+      } else if (typeof s === 'function') {
+        fn = s;
+      } else {
+        const hook = s[action];
+        if (typeof hook !== 'function' || (s.models && !s.models.includes(ct.uid))) continue;
+        fn = hook.bind(s);
+      }
+      const event: LifecycleEvent = { action, model: this.metadataOf(ct), state: states.get(s) ?? {}, ...props };
+      await call(fn, event);
+      if (event.state) states.set(s, event.state);
+    }
+    return states;
+  }
+}
+
+/** v4's timestamps subscriber, which runs before every other: `createdAt`/`updatedAt` in `data`. */
+export function stampCreate(data: Record<string, unknown>, now = new Date()): void {
+  if (data.createdAt === undefined) data.createdAt = now;
+  if (data.updatedAt === undefined) data.updatedAt = now;
+}
+
+export function stampUpdate(data: Record<string, unknown>, now = new Date()): void {
+  data.updatedAt = now;
+}
