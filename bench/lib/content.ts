@@ -2,6 +2,8 @@
 // through Tessera's storage layer (generate.ts) or sent to real Strapi's REST API (seed-rest.ts).
 // Every entry is derived from (seed, index) alone, so any prefix of a dataset is the same dataset.
 
+import { seededRandom } from './seeded-random';
+
 export const FILE_IDS = [1, 2, 3]; // the three images of the fixture data (landscape, portrait, small)
 
 export interface DatasetShape {
@@ -22,18 +24,6 @@ const WORDS = [
 ];
 const KINDS = ['news', 'review', 'opinion'];
 const BASE_TIME = Date.UTC(2025, 0, 1);
-
-/** mulberry32: small, fast, deterministic */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -69,7 +59,7 @@ export function categoryData(shape: DatasetShape, k: number): CategoryData {
 }
 
 export function authorData(shape: DatasetShape, k: number): AuthorData {
-  const r = rng(shape.seed * 7919 + k);
+  const r = seededRandom(shape.seed * 7919 + k);
   const t = iso(BASE_TIME - 43_200_000 + k * 1000);
   return {
     name: `Author ${k} ${pick(r, WORDS)}`, email: `author${k}@example.com`, bio: sentence(r, 12),
@@ -79,7 +69,7 @@ export function authorData(shape: DatasetShape, k: number): AuthorData {
 
 /** Article number i (1-based). */
 export function articleData(shape: DatasetShape, i: number): ArticleData {
-  const r = rng(shape.seed * 104_729 + i);
+  const r = seededRandom(shape.seed * 104_729 + i);
   const created = BASE_TIME + i * 60_000;
   const draft = r() < shape.draftRatio;
   const nCats = 1 + Math.floor(r() * 3);

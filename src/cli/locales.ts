@@ -1,10 +1,8 @@
 // `tessera locales list|add <code> [--name N]|default <code>`: the i18n locales of a project, through the
 // same `locales` service project bootstraps use (`strapi.plugin('i18n').service('locales')`).
-import path from 'node:path';
-import { createTessera } from '../core/tessera';
 import type { LocalesService } from '../plugins/i18n/locales-service';
 import { optString, type Args } from './args';
-import { describeStartupError } from './startup-error';
+import { withProject } from './open-project';
 
 const USAGE = 'usage: tessera locales list [--dir DIR]\n       tessera locales add <code> [--name N] [--dir DIR]\n       tessera locales default <code> [--dir DIR]';
 /** language[-script][-region] as in v4's ISO list: en, fr-FR, zh-Hans, sr-Latn-BA */
@@ -20,16 +18,8 @@ export async function locales(args: Args): Promise<number> {
     process.stderr.write(`tessera: "${code}" is not a locale code (e.g. en, fr, fr-FR, zh-Hans)\n`);
     return 2;
   }
-  const dir = path.resolve(optString(args, 'dir') ?? '.');
-  let app;
-  try {
-    app = await createTessera({ dir, silent: true, lifecycle: false });
-  } catch (err) {
-    process.stderr.write(`${describeStartupError(err)}\n`);
-    return 1;
-  }
-  const service = app.strapi.plugin('i18n').service('locales') as LocalesService;
-  try {
+  return withProject(args, async (app) => {
+    const service = app.strapi.plugin('i18n').service('locales') as LocalesService;
     if (sub === 'list') {
       for (const l of await service.setIsDefault(await service.find())) {
         process.stdout.write(`${String(l.code)}\t${String(l.name ?? '')}${l.isDefault ? '\t(default)' : ''}\n`);
@@ -48,7 +38,5 @@ export async function locales(args: Args): Promise<number> {
     await service.setDefaultLocale({ code });
     process.stdout.write(`default locale is now ${code}\n`);
     return 0;
-  } finally {
-    await app.close();
-  }
+  });
 }

@@ -22,6 +22,7 @@ import { parseRestQuery } from '../../src/rest/parse-query';
 import { countEntities, findEntities } from '../../src/storage/read-entities';
 import { syncSchema } from '../../src/storage/schema/sync-schema';
 import { SqliteDatabase } from '../../src/storage/sqlite/sqlite-database';
+import { seededRandom } from '../../bench/lib/seeded-random';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20260422);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 3000);
@@ -72,17 +73,6 @@ const RELATIONS: Record<Type, Record<string, Type>> = {
 };
 
 // ---- the dataset (seeded) --------------------------------------------------------------------------
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const POOL: Record<Kind, unknown[]> = {
   text: ['alpha', 'Alpha', 'ALPHA', 'beta', 'Beta gamma', 'ä', 'Ä', 'éclair', 'Éclair', '', 'x_y', '50%', 'a\\b', 'a', 'b', 'c', null],
@@ -314,7 +304,7 @@ let data: Data;
 let ctx: QueryContext;
 
 async function generate(): Promise<Data> {
-  const rand = prng(SEED);
+  const rand = seededRandom(SEED);
   const pick = <V>(xs: V[]): V => xs[Math.floor(rand() * xs.length)];
   const query = createQueryEngine(db, model);
   const d: Data = { item: [], person: [], tag: [], info: [], part: [], links: {} };

@@ -1,0 +1,14 @@
+// A small, fast, deterministic random source (mulberry32) for generated datasets: the benchmark's content and
+// the property tests' rows, so the same seed gives the same data on every machine.
+
+/** numbers in [0, 1) from a 32-bit seed */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
