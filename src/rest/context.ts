@@ -17,12 +17,26 @@ export interface ContextResponse {
   get(name: string): string | undefined;
 }
 
+/**
+ * v4's `ctx.state.route`: the route's declaration (method, path below the prefix, handler, config, info with
+ * `apiName` or `pluginName` and `type: 'content-api'`), plus the content type and permission action.
+ */
+export interface RouteState {
+  uid?: string;
+  action?: string;
+  handler: string;
+  method?: string;
+  path?: string;
+  config?: Record<string, unknown>;
+  info?: { apiName?: string; pluginName?: string; type: 'content-api' };
+}
+
 export interface RequestContext {
   query: Record<string, unknown>;
   params: Record<string, string>;
   request: { body: unknown; query: Record<string, unknown>; headers: Headers; header: Headers; method: string; url: string };
   /** `user`: the signed-in users-permissions user (JWT), without private attributes (v4 `ctx.state.user`) */
-  state: { auth: Auth; route: { uid?: string; action?: string; handler: string }; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
+  state: { auth: Auth; route: RouteState; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */
   raw?: { req: FastifyRequest; reply: FastifyReply };
   body: unknown;

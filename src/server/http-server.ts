@@ -6,7 +6,7 @@ import qs from 'qs';
 import type { Logger } from 'pino';
 import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
 import type { Access } from '../rest/access';
-import { createContext, type RequestContext } from '../rest/context';
+import { createContext, type RequestContext, type RouteState } from '../rest/context';
 import { compose, type KoaMiddleware } from '../rest/route-chain';
 import type { Auth } from '../auth/authenticate';
 import { NO_ACCESS } from '../auth/abilities';
@@ -215,6 +215,23 @@ async function callerOf(o: ServerOptions, route: RouteDef, req: FastifyRequest):
 
 const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
 
+const routeStates = new WeakMap<RouteDef, RouteState>();
+
+/** v4's `ctx.state.route` of a route: one object per route, made on its first request */
+function routeStateOf(route: RouteDef): RouteState {
+  let state = routeStates.get(route);
+  if (!state) {
+    const pluginName = route.origin?.pluginName ?? uidPart(route.action, 'plugin::');
+    const info: RouteState['info'] = pluginName ? { pluginName, type: 'content-api' } : { apiName: route.origin?.apiName ?? uidPart(route.action, 'api::'), type: 'content-api' };
+    state = { uid: route.uid, action: route.action, handler: route.action, method: route.method, path: route.path, config: route.config as Record<string, unknown>, info };
+    routeStates.set(route, state);
+  }
+  return state;
+}
+
+/** `uidPart('api::article.article.find', 'api::')` -> `article`; undefined for another namespace */
+const uidPart = (action: string, namespace: string): string | undefined => (action.startsWith(namespace) ? action.slice(namespace.length).split('.')[0] : undefined);
+
 function contextOf(route: RouteDef, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
   return createContext({
     query: (req.query ?? {}) as Record<string, unknown>,
@@ -224,7 +241,7 @@ function contextOf(route: RouteDef, req: FastifyRequest, reply: FastifyReply, au
     method: req.method,
     url: req.url,
     auth,
-    route: { uid: route.uid, action: route.action, handler: route.action },
+    route: routeStateOf(route),
     user: auth.kind === 'user' ? auth.user : undefined,
     raw: { req, reply },
   });

@@ -94,6 +94,9 @@ describe('a running project', () => {
       'src/policies/validated.js': "module.exports = { name: 'validated', validator: (c) => { if (!c.role) throw new Error('role'); }, handler: (ctx, c) => ctx.request.headers['x-role'] === c.role };",
       'src/middlewares/twice.js': 'module.exports = () => async (ctx, next) => { await next(); await next(); };',
       'src/middlewares/none.js': 'module.exports = () => undefined;',
+      // answers v4's ctx.state.route as the policy saw it
+      'src/policies/route-info.js': "module.exports = (ctx) => { const { route } = ctx.state; ctx.state.routeSeen = { method: route.method, path: route.path, handler: route.handler, info: route.info, policies: route.config.policies.length }; return true; };",
+      'src/middlewares/route-answer.js': 'module.exports = () => async (ctx, next) => { await next(); ctx.body = ctx.state.routeSeen; };',
       'src/api/gate/routes/extra.js': `module.exports = { routes: [
         { method: 'POST', path: '/probe/:id', handler: 'gate.trace', config: { middlewares: ['global::probe'] } },
         { method: 'GET', path: '/probe-throws', handler: 'gate.trace', config: { middlewares: [{ name: 'global::probe', config: { throw: 418, message: 'short and stout' } }] } },
@@ -102,6 +105,7 @@ describe('a running project', () => {
         { method: 'GET', path: '/twice', handler: 'gate.trace', config: { middlewares: ['global::twice'] } },
         { method: 'GET', path: '/factory-returns-nothing', handler: 'gate.trace', config: { middlewares: ['global::none'] } },
         { method: 'GET', path: '/plain', handler: 'gate.trace' },
+        { method: 'GET', path: '/route-info', handler: 'gate.trace', config: { policies: ['global::route-info'], middlewares: ['global::route-answer'] } },
       ] };`,
     });
   });
@@ -119,6 +123,12 @@ describe('a running project', () => {
       headersSame: true, json: 'json', multipart: false, status: 200,
     });
     expect(body.handler.trace).toEqual(['app:A', 'app:resolved', 'mw:api', 'app:B', 'handler']);
+  });
+
+  it('ctx.state.route is the route as declared, with v4\'s info', async () => {
+    const res = await inject({ url: '/api/route-info' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ method: 'GET', path: '/route-info', handler: 'api::gate.gate.trace', info: { apiName: 'gate', type: 'content-api' }, policies: 1 });
   });
 
   it('ctx.throw answers in the v4 envelope; a 5xx never shows its message', async () => {
