@@ -22,6 +22,8 @@ export interface EntityServiceDeps {
   localized?: Pick<LocalizedContent, 'create' | 'update'>;
   /** called after every committed write (cache invalidation, as the query engine's write listeners) */
   notifyWrite(uid: string): void;
+  /** v4's `entry.*` events after a committed write (webhooks/index.ts) */
+  events?: { entry(event: 'entry.create' | 'entry.update' | 'entry.delete', uid: string, entity: unknown): void; wants(event: string): boolean };
   /** called when a password attribute of an existing `uid` entity `id` was changed */
   onPasswordSet?(uid: string, id: number): Promise<void>;
 }
@@ -190,6 +192,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       const { data } = prepare(ct, raw, true, ct.draftAndPublish && raw.publishedAt === null);
       const created = ct.localized && deps.localized ? await deps.localized.create(ct, data, readParams(params)) : await documents.create(ct, data, readParams(params));
       deps.notifyWrite(uid);
+      deps.events?.entry('entry.create', uid, created);
       return created;
     },
     async update(uid: string, id: number | string, params: V4Params = {}): Promise<Entity | null> {
@@ -202,6 +205,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       const { data, passwordSet } = prepare(ct, input, false, isDraft);
       const updated = ct.localized && deps.localized ? await deps.localized.update(ct, current.id, data, readParams(params)) : await documents.update(ct, current.id, data, readParams(params));
       deps.notifyWrite(uid);
+      deps.events?.entry('entry.update', uid, updated);
       if (passwordSet && updated) await deps.onPasswordSet?.(uid, updated.id);
       return updated;
     },
@@ -209,10 +213,15 @@ export function createEntityService(deps: EntityServiceDeps) {
       const ct = typeOf(uid);
       const deleted = await documents.delete(ct, Number(id), readParams(params));
       if (deleted) deps.notifyWrite(uid);
+      deps.events?.entry('entry.delete', uid, deleted);
       return deleted;
     },
     async deleteMany(uid: string, params: V4Params = {}): Promise<{ count: number }> {
-      const result = await query(uid).deleteMany({ where: toFindParams(typeOf(uid), params).where });
+      const where = toFindParams(typeOf(uid), params).where;
+      // v4 reads the entries first and sends `entry.delete` for each after the delete (read only when something listens)
+      const doomed = deps.events?.wants('entry.delete') ? await query(uid, undefined, true).findMany({ where, populate: toPopulate(params.populate) }) : [];
+      const result = await query(uid).deleteMany({ where });
+      for (const entity of doomed) deps.events?.entry('entry.delete', uid, entity);
       return result;
     },
     /** v4 `load(uid, entity, field, params)`: one relation of one entity */

@@ -11,6 +11,7 @@ import type { Api } from './api';
 import type { CoreAccess } from './access';
 import type { EntityService } from './entity-service';
 import type { TesseraPlugin } from './plugin';
+import type { EventHub } from '../webhooks/event-hub';
 
 export interface StrapiDeps {
   project: Project;
@@ -24,6 +25,8 @@ export interface StrapiDeps {
   plugins: TesseraPlugin[];
   entityService: EntityService;
   lifecycles: Lifecycles;
+  /** v4's `strapi.eventHub` (webhooks/event-hub.ts) */
+  eventHub?: EventHub;
 }
 
 export function createStrapiObject(d: StrapiDeps) {
@@ -56,6 +59,7 @@ export function createStrapiObject(d: StrapiDeps) {
     getModel: schemaOf,
     query: (uid: string) => d.query(uid),
     entityService: d.entityService,
+    eventHub: d.eventHub,
     /** v4 `strapi.store(...)`: the core store (`strapi_core_store_settings`) */
     store: d.access.store,
     /** v4's `strapi.db`: `query(uid)`, `lifecycles` (subscribe, clear, disable, enable), `metadata.get(uid)` */

@@ -28,6 +28,8 @@ import { createStrapiObject, type StrapiObject } from './strapi-object';
 import { buildServer } from '../server/http-server';
 import { middlewareSettings } from '../server/middlewares-config';
 import { attachRouteHooks, hookRegistry, projectMiddlewares } from '../rest/route-chain';
+import { createWebhooks } from '../webhooks/index';
+import { attachWebhooks } from '../webhooks/registry';
 
 export interface TesseraOptions {
   dir: string;
@@ -79,6 +81,16 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const db = openDatabase(project);
   try {
     const listeners: WriteListener[] = [];
+    // v4's write events: strapi.eventHub and the webhooks of strapi_webhooks (docs/configuration.md, "Webhooks")
+    const webhooks = createWebhooks({
+      db, model,
+      defaultHeaders: project.config.get<Record<string, unknown>>('server.webhooks.defaultHeaders', {}),
+      reloadMs: project.config.get<number | undefined>('server.webhooks.reloadInterval', undefined),
+      globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
+      warn: (m) => log.warn(m),
+      error: (err, m) => log.error({ err }, m),
+    });
+    attachWebhooks(db, webhooks);
     // the models' lifecycles.js and strapi.db.lifecycles subscribers, run by the query engine and document service
     const lifecycles = new Lifecycles(project.lifecycles, db);
     // the i18n plugin (below) knows the default locale; the query engine asks it only once serving
@@ -91,11 +103,11 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       config: <T>(key: string, fallback?: T) => project.config.get<T>(`plugin.${name}.${key}`, fallback as T),
       strapi: () => strapi,
     });
-    const i18n = createI18nPlugin(pluginContext('i18n'));
+    const i18n = createI18nPlugin(pluginContext('i18n'), { uploads: () => upload.entryUploads });
     const upload = createUploadPlugin(pluginContext('upload'));
     const email = createEmailPlugin(pluginContext('email'));
     // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
-    const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet });
+    const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet, events: webhooks });
     let api: ReturnType<typeof createApi> | undefined;
     const plugins: TesseraPlugin[] = [
       email,
@@ -109,7 +121,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       i18n,
     ];
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
-    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles });
+    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles, eventHub: webhooks.eventHub });
     (globalThis as { strapi?: unknown }).strapi = strapi;
     api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles });
     api.instantiateAll();
@@ -120,6 +132,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     await access.bootstrap();
     for (const plugin of plugins) await plugin.bootstrap?.();
     if (lifecycle) await project.app.bootstrap?.({ strapi });
+    await webhooks.load(); // as v4: after the bootstrap
 
     const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
     access.setKnownActions(routes.map((r) => r.action));
@@ -157,6 +170,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         await server.close(); // stops accepting, lets requests in flight finish
         if (lifecycle) await project.app.destroy?.({ strapi });
         for (const plugin of plugins) await plugin.destroy?.();
+        await webhooks.idle(); // calls in flight end (each within its timeout)
         await access.close();
         await db.close();
       },

@@ -1,7 +1,7 @@
 // v4's core controllers. Methods take the koa-like ctx and return the response body; a project's
 // `createCoreController(uid, ...)` overrides sit on top with this object as their prototype (`super.find`).
 import { ValidationError } from '../errors';
-import { isMultipartRequest, mergeIds, parseDataField, uploadTargets, type EntryUploads } from './entry-uploads';
+import { isMultipartRequest, withMultipartData, type EntryUploads } from './entry-uploads';
 import type { ContentType, Model } from '../model/types';
 import type { Entity } from '../query/types';
 import type { RequestContext } from './context';
@@ -103,24 +103,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
    */
   const withEntryData = async <T>(ctx: RequestContext, isCreate: boolean, write: (data: Record<string, unknown>) => Promise<T>): Promise<T> => {
     if (!isMultipartRequest(ctx) || !deps.uploads) return write(bodyData(ctx));
-    const { fields, files, cleanup } = await deps.uploads.read(ctx);
-    try {
-      const data = asData(parseDataField(fields));
-      const targets = uploadTargets(model, ct, data, files);
-      if (!targets.length) return await write(data);
-      const stored = await deps.uploads.store(ctx, targets);
-      try {
-        for (const t of targets) t.holder[t.attr.name] = mergeIds(t.attr, t.holder[t.attr.name], stored.ids.get(t.path) ?? [], isCreate || t.holder !== data);
-        const result = await write(data);
-        if (result === null || result === undefined) await stored.discard(); // no such entry: a 404 keeps nothing
-        return result;
-      } catch (err) {
-        await stored.discard();
-        throw err;
-      }
-    } finally {
-      await cleanup();
-    }
+    return withMultipartData(deps.uploads, model, ct, ctx, { isCreate, toData: asData }, write);
   };
   /** none of the helpers a response passes through is the project's: the JSON text may be the answer */
   const plainHelpers = (self: ControllerSelf) =>

@@ -14,6 +14,8 @@ import { isStable, markStable } from '../storage/stable-queries';
 import type { RestQuery } from './parse-query';
 import { paginationMeta } from '../query/pagination';
 import { LIVE, and, withPublicationState, type PublicationState } from './publication-state';
+import { webhooksOf } from '../webhooks/registry';
+import type { EntryEvent } from '../webhooks/index';
 
 /** What the i18n plugin does for localized types (v4's entity-service decorator). */
 export interface LocalizedContent {
@@ -113,6 +115,11 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
     if (i18n && result) await i18n.attachAvailableLocales(ct, Array.isArray(result) ? result : [result], state);
     return result;
   };
+  /** v4's entity service events, after the write's transaction committed (webhooks/index.ts) */
+  const emitted = <T extends Entity | null>(event: EntryEvent, entity: T): T => {
+    webhooksOf(db)?.entry(event, ct.uid, entity);
+    return entity;
+  };
   const createEntry = (data: Record<string, unknown>, read: ReadParams) => (i18n ? i18n.create(ct, data, read) : documents.create(ct, data, read));
   const updateEntry = (id: number, data: Record<string, unknown>, read: ReadParams) => (i18n ? i18n.update(ct, id, data, read) : documents.update(ct, id, data, read));
   /** single types: the entry a write addresses (v4: the first row in the request's locale and publication state) */
@@ -173,15 +180,15 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       return withLocales(rows[0] ?? null, state);
     },
     async create(data: Record<string, unknown>, q: RestQuery): Promise<Entity> {
-      return withLocales(await createEntry(data, writeReadOf(sc, ct, q)), undefined);
+      return withLocales(emitted('entry.create', await createEntry(data, writeReadOf(sc, ct, q))), undefined);
     },
     async update(id: number, data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      return withLocales(await updateEntry(id, data, writeReadOf(sc, ct, q)), undefined);
+      return withLocales(emitted('entry.update', await updateEntry(id, data, writeReadOf(sc, ct, q))), undefined);
     },
     async delete(id: number, q: RestQuery): Promise<Entity | null> {
       // the siblings are read first: the links go with the entry
       const shell = i18n ? await withLocales({ id } as Entity, undefined) : undefined;
-      const entity = await documents.delete(ct, id, writeReadOf(sc, ct, q));
+      const entity = emitted('entry.delete', await documents.delete(ct, id, writeReadOf(sc, ct, q)));
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
     /**
@@ -192,16 +199,16 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
     async createOrUpdate(data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
       const read = writeReadOf(sc, ct, q);
       const existing = await findSingleEntry(q, 'preview');
-      if (existing) return withLocales(await updateEntry(existing.id, data, read), undefined);
+      if (existing) return withLocales(emitted('entry.update', await updateEntry(existing.id, data, read)), undefined);
       if ((await countEntities(db, model, ct, undefined)) >= 1) throw new ValidationError('singleType.alreadyExists');
-      return withLocales(await createEntry(data, read), undefined); // publishedAt = now unless given (document service)
+      return withLocales(emitted('entry.create', await createEntry(data, read)), undefined); // publishedAt = now unless given (document service)
     },
     /** v4: the entry single-type find would show (live, locale), deleted and returned without fields/populate */
     async deleteSingle(q: RestQuery): Promise<Entity | null> {
       const existing = await findSingleEntry(q, stateFor(sc, q, 'find'));
       if (!existing) return null;
       const shell = i18n ? await withLocales({ id: existing.id } as Entity, undefined) : undefined;
-      const entity = await documents.delete(ct, existing.id, {});
+      const entity = emitted('entry.delete', await documents.delete(ct, existing.id, {}));
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
   };

@@ -121,6 +121,39 @@ export function mergeIds(attr: MediaAttribute, current: unknown, ids: number[], 
   return [...idsOf(current), ...ids];
 }
 
+/**
+ * Runs an entry write with the data of a multipart request: the `data` field (made an entry's data by
+ * `toData`, which may refuse it), with the files of `files.<path>` stored first and their ids merged in;
+ * the stored files go again when the write fails or finds no entry (answers null).
+ */
+export async function withMultipartData<T>(
+  uploads: EntryUploads,
+  model: Model,
+  ct: ContentType,
+  ctx: RequestContext,
+  opts: { isCreate: boolean; toData(parsed: unknown): Record<string, unknown> },
+  write: (data: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
+  const { fields, files, cleanup } = await uploads.read(ctx);
+  try {
+    const data = opts.toData(parseDataField(fields));
+    const targets = uploadTargets(model, ct, data, files);
+    if (!targets.length) return await write(data);
+    const stored = await uploads.store(ctx, targets);
+    try {
+      for (const t of targets) t.holder[t.attr.name] = mergeIds(t.attr, t.holder[t.attr.name], stored.ids.get(t.path) ?? [], opts.isCreate || t.holder !== data);
+      const result = await write(data);
+      if (result === null || result === undefined) await stored.discard(); // no such entry: a 404 keeps nothing
+      return result;
+    } catch (err) {
+      await stored.discard();
+      throw err;
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
 /** Groups the file parts by target; every part's path must name a media attribute (checked before anything is stored). */
 export function uploadTargets(model: Model, ct: ContentType, data: Record<string, unknown>, parts: EntryFilePart[]): Array<EntryUploadTarget & { holder: Record<string, unknown> }> {
   const byPath = new Map<string, EntryUploadTarget & { holder: Record<string, unknown> }>();

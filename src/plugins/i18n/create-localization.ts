@@ -4,21 +4,27 @@
 // attributes of the base entry are copied in, the request's writable attributes win, and the new entry is
 // linked to the whole group; then v4's create sync runs (siblings relinked, shared attributes copied).
 // Like v4's entity service, it does not publish: a new localization is a draft unless `publishedAt` is sent.
+// A multipart body is read as v4's parseMultipartData does (the body in a JSON `data` field, files under
+// `files.<path>`), the files stored and linked in the same write (rest/entry-uploads.ts).
 import { ApplicationError, NotFoundError } from '../../errors';
 import { validateInput } from '../../documents/validate-input';
 import type { ContentType } from '../../model/types';
 import type { Entity } from '../../query/types';
 import { isVisible, visibleScalars, type Visibility } from '../../query/visibility';
 import type { RequestContext } from '../../rest/context';
+import { isMultipartRequest, withMultipartData, type EntryUploads } from '../../rest/entry-uploads';
 import { findEntities } from '../../storage/read-entities';
 import { copyNonLocalized } from './non-localized';
 import { inContentTransaction, type LocalizedContentDeps } from './localized-content';
+import { webhooksOf } from '../../webhooks/registry';
 
 export interface CreateLocalizationDeps extends LocalizedContentDeps {
   visibility: Visibility;
   /** may this caller `find` entries of `uid` (relations in the body) */
   canRead(ctx: RequestContext, uid: string): boolean;
   localeExists(code: string): Promise<boolean>;
+  /** the upload plugin's part in multipart bodies (absent: not installed); asked when the routes are built */
+  uploads?(): EntryUploads | undefined;
 }
 
 type Data = Record<string, unknown>;
@@ -26,6 +32,9 @@ type Data = Record<string, unknown>;
 function isPlainObject(v: unknown): v is Data {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** v4 reads `locale` off whatever the body is: anything but an object has none */
+const asBody = (v: unknown): Data => (isPlainObject(v) ? v : {});
 
 /** v4 createSanitizer: the writable attributes but `locale`/`localizations`; relations only to readable targets */
 function writableInput(d: CreateLocalizationDeps, ctx: RequestContext, ct: ContentType, body: Data): Data {
@@ -51,7 +60,8 @@ function flatOutput(d: CreateLocalizationDeps, ct: ContentType, entry: Entity): 
 }
 
 export function createLocalizationHandler(d: CreateLocalizationDeps, ct: ContentType) {
-  return async (ctx: RequestContext): Promise<Data> => {
+  const uploads = d.uploads?.();
+  const create = async (ctx: RequestContext, body: Data): Promise<Data> => {
     let baseWhere: Data | undefined;
     if (ct.kind !== 'singleType') {
       const raw = ctx.params.id ?? '';
@@ -60,7 +70,6 @@ export function createLocalizationHandler(d: CreateLocalizationDeps, ct: Content
     }
     const [base] = await findEntities(d.db, d.model, ct, { where: baseWhere, populate: { localizations: { select: ['locale'] } }, limit: 1 });
     if (!base) throw new NotFoundError();
-    const body = isPlainObject(ctx.request.body) ? ctx.request.body : {};
     if (body.locale === undefined || body.locale === null) throw new ApplicationError('locale is missing');
     if (typeof body.locale !== 'string' || !(await d.localeExists(body.locale))) throw new ApplicationError('locale is invalid');
     const group = [base, ...(base.localizations as Entity[])];
@@ -83,6 +92,12 @@ export function createLocalizationHandler(d: CreateLocalizationDeps, ct: Content
       await siblings.copyShared(ct, created);
       return created;
     });
+    // v4 creates it through the entity service, which sends `entry.create` (after the commit)
+    webhooksOf(d.db)?.entry('entry.create', ct.uid, entry);
     return flatOutput(d, ct, entry);
+  };
+  return async (ctx: RequestContext): Promise<Data> => {
+    if (uploads && isMultipartRequest(ctx)) return withMultipartData(uploads, d.model, ct, ctx, { isCreate: true, toData: asBody }, (body) => create(ctx, body));
+    return create(ctx, asBody(ctx.request.body));
   };
 }

@@ -6,6 +6,7 @@ import type { PluginContext, TesseraPlugin } from '../../core/plugin';
 import type { Auth } from '../../auth/authenticate';
 import type { ContentType } from '../../model/types';
 import type { LocalizedContent } from '../../rest/core-service';
+import type { EntryUploads } from '../../rest/entry-uploads';
 import { createLocalesService, type LocalesService } from './locales-service';
 import { createLocalizedContent, validLocale, type LocalizedContentDeps } from './localized-content';
 import { copyNonLocalized, nonLocalizedNames } from './non-localized';
@@ -18,7 +19,8 @@ export interface I18nPlugin extends TesseraPlugin {
 
 type SchemaLike = { pluginOptions?: Record<string, unknown>; attributes?: Record<string, { type: string }>; uid?: string };
 
-export function createI18nPlugin(ctx: PluginContext): I18nPlugin {
+/** `uploads`: the upload plugin's part in multipart bodies on `POST .../localizations` (asked for lazily) */
+export function createI18nPlugin(ctx: PluginContext, opts: { uploads?: () => EntryUploads | undefined } = {}): I18nPlugin {
   const locales = createLocalesService({ query: ctx.query, db: ctx.db, model: ctx.model });
   const deps: LocalizedContentDeps = { db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m), lifecycles: ctx.lifecycles };
   const content = createLocalizedContent(deps);
@@ -45,6 +47,7 @@ export function createI18nPlugin(ctx: PluginContext): I18nPlugin {
       visibility,
       canRead: (req, uid) => ctx.access.rest.canRead(req.state.auth as Auth, uid),
       localeExists: async (code) => !!(await locales.findByCode(code)),
+      uploads: opts.uploads,
     }),
     bootstrap: () => locales.ensureDefault(),
   };

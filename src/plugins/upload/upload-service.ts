@@ -22,6 +22,8 @@ import type { Library } from './library';
 import { exceedsSizeLimit, sizeLimitError } from './multipart';
 import type { ProviderFile, UploadProvider } from './provider';
 
+import { webhooksOf } from '../../webhooks/registry';
+
 export const FILE_UID = 'plugin::upload.file';
 
 /** a file to upload: v4's (formidable) shape; `head` when the caller already read the first bytes */
@@ -186,6 +188,12 @@ export function createUploadService(d: UploadServiceDeps) {
     }
   }
 
+  /** v4 updates a file through its entity service (`entry.update` of model `file`), then emits `media.update` */
+  const updatedEvents = (file: Entity): Entity => {
+    webhooksOf(db)?.entry('entry.update', FILE_UID, file);
+    webhooksOf(db)?.media('media.update', file);
+    return file;
+  };
   const readFile = (id: number, populate?: Populate) => files().findOne({ where: { id }, select: d.visibleFields, populate });
 
   let privateProvider: Promise<boolean> | undefined; // asked once, as v4 does at start-up
@@ -228,6 +236,7 @@ export function createUploadService(d: UploadServiceDeps) {
           });
           const created = await files().findMany({ where: { id: { $in: ids } }, select: d.visibleFields });
           const byId = new Map(created.map((r) => [r.id, r]));
+          for (const id of ids) webhooksOf(db)?.media('media.create', byId.get(id));
           const result: Entity[] = [];
           for (const id of ids) result.push(await signed(byId.get(id)!));
           return result;
@@ -267,7 +276,7 @@ export function createUploadService(d: UploadServiceDeps) {
         if (data.fileInfo?.alternativeText === undefined) delete values.alternativeText;
         if (data.fileInfo?.caption === undefined) delete values.caption;
         await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
-        return signed((await readFile(current.id))!);
+        return signed(updatedEvents((await readFile(current.id))!));
       });
     },
 
@@ -281,13 +290,14 @@ export function createUploadService(d: UploadServiceDeps) {
         caption: info.caption ?? current.caption,
       };
       await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data, select: [] }));
-      return signed((await readFile(current.id))!);
+      return signed(updatedEvents((await readFile(current.id))!));
     },
 
     /** deletes the row and its links in one transaction, then the stored files (original and formats) */
     async remove(file: Entity): Promise<Entity | null> {
       const deleted = await db.transaction((tx) => files(tx).delete({ where: { id: file.id } }));
       if (!deleted) return null;
+      webhooksOf(db)?.media('media.delete', deleted);
       if (deleted.provider === config.provider) {
         const all = [deleted, ...Object.values((deleted.formats ?? {}) as Record<string, FormatRecord>)];
         for (const f of all) {
