@@ -3,6 +3,7 @@
 // row `type` = `typeof value` (S:services/core-store.js). `strapi::core-store` is a plain database model
 // in v4, not a content type, so this talks SQL directly rather than through `query(uid)`.
 import type { Database } from '../storage/dialect';
+import { currentHookTransaction, currentTransactionRoot, transactionOrHook } from '../storage/lifecycles';
 
 export interface CoreStoreParams {
   key: string;
@@ -70,15 +71,21 @@ function decode(row: { value: string | null; type: string | null }): unknown {
 export function createCoreStore(db: Database): CoreStore {
   const q = (id: string) => db.dialect.quote(id);
   const listeners = new Set<(key: string) => void>();
-  const changed = (p: Partial<CoreStoreParams> & { key: string }) => { for (const l of listeners) l(fullKey(p, 'core')); };
+  const notify = (p: Partial<CoreStoreParams> & { key: string }) => { for (const l of listeners) l(fullKey(p, 'core')); };
+  /** inside strapi.db.transaction: now, and again once it committed (a read meanwhile cached the old value) */
+  const changed = (p: Partial<CoreStoreParams> & { key: string }) => {
+    notify(p);
+    currentTransactionRoot()?.commitCallbacks.push(() => notify(p));
+  };
   const get = async (p: Partial<CoreStoreParams> & { key: string }): Promise<unknown> => {
     const w = whereOf(db, p, 'core');
-    const row = await db.get<{ value: string | null; type: string | null }>(
+    const row = await (currentHookTransaction() ?? db).get<{ value: string | null; type: string | null }>(
       `SELECT ${q('value')}, ${q('type')} FROM ${q(TABLE)} WHERE ${w.sql} ORDER BY ${q('id')} LIMIT 1`, w.params);
     return row ? decode(row) : null;
   };
   const set = async (p: Partial<CoreStoreParams> & { key: string; value: unknown }): Promise<void> => {
-    await db.transaction(async (tx) => {
+    // inside strapi.db.transaction (or a hook's write): joins it
+    await transactionOrHook(db, async (tx) => {
       const w = whereOf(db, p, 'core');
       const row = await tx.get<{ id: number }>(`SELECT ${q('id')} FROM ${q(TABLE)} WHERE ${w.sql} ORDER BY ${q('id')} LIMIT 1`, w.params);
       const value = encode(p.value);
@@ -97,7 +104,7 @@ export function createCoreStore(db: Database): CoreStore {
   };
   const del = async (p: Partial<CoreStoreParams> & { key: string }): Promise<void> => {
     const w = whereOf(db, p, 'core');
-    await db.run(`DELETE FROM ${q(TABLE)} WHERE ${w.sql}`, w.params);
+    await transactionOrHook(db, (tx) => tx.run(`DELETE FROM ${q(TABLE)} WHERE ${w.sql}`, w.params));
     changed(p);
   };
   const store = ((defaults: Partial<CoreStoreParams>): CoreStoreScope => ({

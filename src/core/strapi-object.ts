@@ -6,7 +6,8 @@ import type { Model } from '../model/types';
 import type { Project } from '../project/load-project';
 import type { QueryFn } from '../query/query-engine';
 import type { Database } from '../storage/dialect';
-import type { Lifecycles, Subscriber } from '../storage/lifecycles';
+import { currentHookTransaction, type Lifecycles, type Subscriber } from '../storage/lifecycles';
+import { dbTransaction, type TransactionCallback } from '../storage/db-transaction';
 import type { Api } from './api';
 import type { CoreAccess } from './access';
 import type { EntityService } from './entity-service';
@@ -62,10 +63,13 @@ export function createStrapiObject(d: StrapiDeps) {
     eventHub: d.eventHub,
     /** v4 `strapi.store(...)`: the core store (`strapi_core_store_settings`) */
     store: d.access.store,
-    /** v4's `strapi.db`: `query(uid)`, `lifecycles` (subscribe, clear, disable, enable), `metadata.get(uid)` */
+    /** v4's `strapi.db`: `query(uid)`, `transaction(cb)`, `lifecycles` (subscribe, clear, disable, enable), `metadata.get(uid)` */
     db: {
       query: (uid: string) => d.query(uid),
       connection: d.db,
+      /** several writes as one transaction (storage/db-transaction.ts) */
+      transaction: <T>(cb: TransactionCallback<T>) => dbTransaction(d.db, cb),
+      inTransaction: () => currentHookTransaction() !== undefined,
       lifecycles: {
         subscribe: (subscriber: Subscriber) => d.lifecycles.subscribe(subscriber),
         clear: () => d.lifecycles.clear(),

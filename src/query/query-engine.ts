@@ -4,7 +4,7 @@ import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities, populate as populateEntities } from '../storage/read-entities';
 import { deleteEntity, insertEntity, updateEntity } from '../storage/write-entities';
 import { countHooked, findManyHooked, findOneHooked, hookParams } from '../storage/hooked-entities';
-import { Lifecycles, currentHookTransaction, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
+import { Lifecycles, currentHookTransaction, currentTransactionRoot, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import type { Entity, FindParams, Populate, Where, WriteParams } from './types';
 
 export interface QueryApi {
@@ -54,8 +54,8 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
    * `tx`: run inside that transaction. `raw`: without hooks (Tessera's own look-ups that v4 does not make).
    */
   return function query(uid: string, tx?: Executor, raw = false): QueryApi {
-    // code run by a hook inside a write (hooks are the only place it can happen) joins that write's transaction
-    if (!tx && !lc.none) tx = currentHookTransaction();
+    // code run by a hook inside a write, or inside `strapi.db.transaction(cb)`, joins that transaction
+    if (!tx) tx = currentHookTransaction();
     const hooked = !raw;
     const byUid = hooked ? cache : rawCache;
     const hit = !tx && byUid.get(uid);
@@ -66,6 +66,7 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
     const inTx = async <T>(fn: (t: Executor) => Promise<T>): Promise<T> => {
       const result = await (tx ? fn(tx) : transactionOrHook(db, fn));
       notify(uid); // inside an outer transaction this fires early; listeners only drop caches, so that is safe
+      currentTransactionRoot()?.commitCallbacks.push(() => notify(uid)); // and again once strapi.db.transaction committed (a read meanwhile cached the old state)
       return result;
     };
     const findOne = (t: Executor, params: FindParams, inWrite?: Executor) =>

@@ -35,34 +35,62 @@ export const READ_OPERATIONS: readonly LifecycleOperation[] = ['findOne', 'findM
 const FILES = Symbol('lifecycles.js files');
 
 /**
- * Writes made by hook code (`strapi.query(...)`, `strapi.entityService`) while a hook runs inside a write's
- * transaction join that transaction: the writer connection runs one transaction at a time, so a second one
- * would wait forever for the first.
+ * The transaction that code running now belongs to: a lifecycle hook's write transaction, or the one of
+ * `strapi.db.transaction(cb)` (storage/db-transaction.ts). Writes made there (`strapi.query(...)`,
+ * `strapi.entityService`) join it: the writer connection runs one transaction at a time, so a second one
+ * would wait forever for the first. `root`: the `strapi.db.transaction` this belongs to, if any (its
+ * commit and rollback callbacks).
  */
-const hookTransaction = new AsyncLocalStorage<{ tx: Executor; open: boolean }>();
+export interface TransactionRoot {
+  commitCallbacks: Array<() => unknown>;
+  rollbackCallbacks: Array<() => unknown>;
+}
+interface TransactionScope {
+  tx: Executor;
+  open: boolean;
+  root?: TransactionRoot;
+}
+const transactionScope = new AsyncLocalStorage<TransactionScope>();
+/** scopes open now, any async context: 0 (the common case) answers `currentHookTransaction` without a lookup */
+let openScopes = 0;
 
-/**
- * The transaction a hook running now belongs to, if any. Only while the hook runs: work it leaves running
- * (a promise it did not await) gets a transaction of its own, after the write's.
- */
-export function currentHookTransaction(): Executor | undefined {
-  const scope = hookTransaction.getStore();
-  return scope?.open ? scope.tx : undefined;
+function openScope(): TransactionScope | undefined {
+  if (openScopes === 0) return undefined;
+  const scope = transactionScope.getStore();
+  return scope?.open ? scope : undefined;
 }
 
-/** `db.transaction(fn)`, or `fn` inside the transaction of the hook that is running. */
+/**
+ * The transaction the code running now belongs to, if any (a hook's or `strapi.db.transaction`'s). Only
+ * while it is open: work a hook left running (a promise it did not await) gets a transaction of its own.
+ */
+export function currentHookTransaction(): Executor | undefined {
+  return openScope()?.tx;
+}
+
+/** Runs `fn` as code outside any transaction scope: work meant to queue after the open transaction ends. */
+export function outsideTransactionScope<T>(fn: () => T): T {
+  return transactionScope.exit(fn);
+}
+
+/** The `strapi.db.transaction` the code running now belongs to (open), if any. */
+export function currentTransactionRoot(): TransactionRoot | undefined {
+  return openScope()?.root;
+}
+
+/** `db.transaction(fn)`, or `fn` inside the transaction the running code belongs to. */
 export function transactionOrHook<T>(db: Database, fn: (tx: Executor) => Promise<T>): Promise<T> {
   const tx = currentHookTransaction();
   return tx ? fn(tx) : db.transaction(fn);
 }
 
 /**
- * Runs a hook with its write's transaction in scope. Statements of work the hook leaves running after it
- * returned (a promise it did not await) go to `db` instead (each write its own transaction, queued after
- * this one): the transaction they started in may have ended by then.
+ * Runs `fn` with `tx` in scope (it receives the executor of the scope); `close()` ends the scope. Statements of
+ * work left running after that (a promise not awaited, an executor kept) go to `db` instead (each write
+ * its own transaction, queued after this one): the transaction they started in may have ended by then.
  */
-async function inScope(tx: Executor, db: Database | undefined, fn: () => unknown): Promise<void> {
-  const scope = { tx, open: true };
+export function runInTransactionScope<T>(tx: Executor, db: Database | undefined, root: TransactionRoot | undefined, fn: (tx: Executor) => T | Promise<T>): { result: Promise<T>; close(): void } {
+  const scope: TransactionScope = { tx, open: true, root };
   if (db) {
     const target = (): Executor => (scope.open ? tx : db);
     scope.tx = {
@@ -73,10 +101,28 @@ async function inScope(tx: Executor, db: Database | undefined, fn: () => unknown
       insert: (sql, params) => target().insert(sql, params),
     };
   }
-  try {
-    await hookTransaction.run(scope, fn);
-  } finally {
+  openScopes++;
+  const close = () => {
+    if (!scope.open) return;
     scope.open = false;
+    openScopes--;
+  };
+  let result: Promise<T>;
+  try {
+    result = Promise.resolve(transactionScope.run(scope, fn, scope.tx));
+  } catch (err) {
+    result = Promise.reject(err);
+  }
+  return { result, close };
+}
+
+/** Runs a hook with its write's transaction in scope (and the `strapi.db.transaction` that write belongs to). */
+async function inScope(tx: Executor, db: Database | undefined, fn: () => unknown): Promise<void> {
+  const run = runInTransactionScope(tx, db, currentTransactionRoot(), () => fn());
+  try {
+    await run.result;
+  } finally {
+    run.close();
   }
 }
 

@@ -8,7 +8,7 @@
 // lookups); the entity is sanitized and serialized only when something listens.
 import type { Model } from '../model/types';
 import type { Database } from '../storage/dialect';
-import { currentHookTransaction } from '../storage/lifecycles';
+import { currentHookTransaction, currentTransactionRoot, outsideTransactionScope } from '../storage/lifecycles';
 import { sanitizeOutput } from '../plugins/users-permissions/sanitize';
 import { Delivery } from './delivery';
 import { EventHub } from './event-hub';
@@ -64,15 +64,19 @@ export function createWebhooks(o: WebhooksOptions) {
   }
 
   /**
-   * `fn` now, or, for a write made by hook code inside another write's transaction (a lifecycle hook calling
-   * `strapi.entityService`), once that transaction ended and only if it committed: a no-op transaction
-   * queued behind it runs next and sees whether a commit happened since (`dataVersion`).
+   * `fn` now, or, for a write made inside `strapi.db.transaction(cb)` or by hook code inside another write's
+   * transaction (a lifecycle hook calling `strapi.entityService`), once that transaction ended and only if it
+   * committed (the hook case: a no-op transaction queued behind it runs next and sees whether a commit
+   * happened since, `dataVersion`).
    */
   function whenCommitted(fn: () => void): void {
     const db = o.db;
+    // inside `strapi.db.transaction(cb)`: once it committed (dropped on rollback)
+    const root = currentTransactionRoot();
+    if (root) return void root.commitCallbacks.push(fn);
     if (!currentHookTransaction() || !db.dataVersion) return fn();
     const before = db.dataVersion();
-    void db.transaction(async () => db.dataVersion!() !== before).then((committed) => committed && fn(), () => undefined);
+    void outsideTransactionScope(() => db.transaction(async () => db.dataVersion!() !== before)).then((committed) => committed && fn(), () => undefined);
   }
 
   function publish(event: string, info: () => Record<string, unknown>): void {

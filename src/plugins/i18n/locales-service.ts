@@ -6,6 +6,7 @@ import type { Model } from '../../model/types';
 import type { QueryFn } from '../../query/query-engine';
 import type { Entity, Where } from '../../query/types';
 import type { Database } from '../../storage/dialect';
+import { transactionOrHook } from '../../storage/lifecycles';
 
 const LOCALE = 'plugin::i18n.locale';
 /** v4's first-start locale */
@@ -39,7 +40,7 @@ export function createLocalesService({ query, db, model }: LocalesDeps) {
     async delete({ id }: { id: number }): Promise<Entity | null> {
       const found = await service.findById(id);
       if (!found) return found;
-      await db.transaction(async (tx) => {
+      await transactionOrHook(db, async (tx) => {
         for (const ct of localizedTypes()) await query(ct.uid, tx).deleteMany({ where: { locale: found.code } });
         await query(LOCALE, tx).delete({ where: { id } });
       });
