@@ -6,7 +6,7 @@
 // `onRollback` callbacks run once it ended. A nested call joins the outer transaction: its commit and
 // rollback do nothing, its callbacks run when the outer one ends (v4's semantics).
 import type { Database, Executor } from './dialect';
-import { currentHookTransaction, currentTransactionRoot, outsideTransactionScope, runInTransactionScope, type TransactionRoot } from './lifecycles';
+import { currentHookTransaction, currentTransactionRoot, runInTransactionScope, whenTransactionEnds, type TransactionRoot } from './lifecycles';
 
 export interface TransactionParams {
   /** the transaction's executor (`all`/`get`/`run`/`insert` with parameterised SQL); v4 gives a knex transaction */
@@ -55,15 +55,17 @@ async function joined<T>(db: Database, tx: Executor, cb: TransactionCallback<T>)
   // inside a lifecycle hook's write (no strapi.db.transaction around it): its callbacks run once that write
   // ended, told apart by a no-op transaction queued behind it (`dataVersion` moved: it committed)
   const local: TransactionRoot = { commitCallbacks: [], rollbackCallbacks: [] };
-  const before = db.dataVersion?.();
   try {
     return await cb({ trx: tx, commit: noop, rollback: noop, onCommit: (f) => void local.commitCallbacks.push(f), onRollback: (f) => void local.rollbackCallbacks.push(f) });
   } finally {
     if (local.commitCallbacks.length || local.rollbackCallbacks.length) {
-      // queued after the write this hook belongs to (from outside its scope, so it is not taken for a nested one)
-      void outsideTransactionScope(() => db.transaction(async () => before === undefined || db.dataVersion!() !== before))
-        .then((committed) => runCallbacks(committed ? local.commitCallbacks : local.rollbackCallbacks))
-        .catch(() => undefined);
+      whenTransactionEnds(db, (committed) => {
+        try {
+          runCallbacks(committed ? local.commitCallbacks : local.rollbackCallbacks);
+        } catch {
+          // v4 does not await or report them either
+        }
+      });
     }
   }
 }

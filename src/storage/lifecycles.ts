@@ -78,6 +78,26 @@ export function currentTransactionRoot(): TransactionRoot | undefined {
   return openScope()?.root;
 }
 
+/**
+ * For code running inside an open transaction: `onEnd(committed)` once that transaction has ended. Inside
+ * `strapi.db.transaction(cb)` through its callbacks; inside a lifecycle hook of a write, a no-op transaction
+ * queued behind the write sees whether a commit happened since (`dataVersion`). False when none is open
+ * (the caller then acts at once).
+ */
+export function whenTransactionEnds(db: Database, onEnd: (committed: boolean) => void): boolean {
+  const root = currentTransactionRoot();
+  if (root) {
+    root.commitCallbacks.push(() => onEnd(true));
+    root.rollbackCallbacks.push(() => onEnd(false));
+    return true;
+  }
+  if (!currentHookTransaction()) return false;
+  const before = db.dataVersion?.();
+  // queued from outside the hook's scope, so it is not taken for a transaction nested in the write
+  void outsideTransactionScope(() => db.transaction(async () => before === undefined || db.dataVersion!() !== before)).then(onEnd, () => undefined);
+  return true;
+}
+
 /** `db.transaction(fn)`, or `fn` inside the transaction the running code belongs to. */
 export function transactionOrHook<T>(db: Database, fn: (tx: Executor) => Promise<T>): Promise<T> {
   const tx = currentHookTransaction();

@@ -8,7 +8,7 @@
 // lookups); the entity is sanitized and serialized only when something listens.
 import type { Model } from '../model/types';
 import type { Database } from '../storage/dialect';
-import { currentHookTransaction, currentTransactionRoot, outsideTransactionScope } from '../storage/lifecycles';
+import { whenTransactionEnds } from '../storage/lifecycles';
 import { sanitizeOutput } from '../plugins/users-permissions/sanitize';
 import { Delivery } from './delivery';
 import { EventHub } from './event-hub';
@@ -70,13 +70,7 @@ export function createWebhooks(o: WebhooksOptions) {
    * happened since, `dataVersion`).
    */
   function whenCommitted(fn: () => void): void {
-    const db = o.db;
-    // inside `strapi.db.transaction(cb)`: once it committed (dropped on rollback)
-    const root = currentTransactionRoot();
-    if (root) return void root.commitCallbacks.push(fn);
-    if (!currentHookTransaction() || !db.dataVersion) return fn();
-    const before = db.dataVersion();
-    void outsideTransactionScope(() => db.transaction(async () => db.dataVersion!() !== before)).then((committed) => committed && fn(), () => undefined);
+    if (!whenTransactionEnds(o.db, (committed) => committed && fn())) fn();
   }
 
   function publish(event: string, info: () => Record<string, unknown>): void {

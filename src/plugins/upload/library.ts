@@ -5,6 +5,7 @@ import { createCoreStore, type CoreStoreScope } from '../../auth/core-store';
 import type { Model } from '../../model/types';
 import type { QueryFn } from '../../query/query-engine';
 import type { Database } from '../../storage/dialect';
+import { transactionOrHook } from '../../storage/lifecycles';
 import type { ImageSettings } from './image';
 
 export const FOLDER_UID = 'plugin::upload.folder';
@@ -35,7 +36,7 @@ export function createLibrary(db: Database, model: Model, query: QueryFn) {
   async function createApiFolder(): Promise<Folder> {
     let name = API_FOLDER_NAME;
     for (let i = 1; await rootFolderNamed(name); i++) name = `${API_FOLDER_NAME} (${i})`;
-    const folder = await db.transaction(async (tx) => {
+    const folder = await transactionOrHook(db, async (tx) => {
       const row = await tx.get<{ m: number | null }>(`SELECT MAX(path_id) AS m FROM ${db.dialect.quote(model.require(FOLDER_UID).collectionName)}`);
       const pathId = Number(row?.m ?? 0) + 1;
       return query(FOLDER_UID, tx).create({ data: { name, pathId, path: `/${pathId}` }, select: ['path'] });

@@ -23,6 +23,7 @@ import { exceedsSizeLimit, sizeLimitError } from './multipart';
 import type { ProviderFile, UploadProvider } from './provider';
 
 import { webhooksOf } from '../../webhooks/registry';
+import { currentHookTransaction, transactionOrHook, whenTransactionEnds } from '../../storage/lifecycles';
 
 export const FILE_UID = 'plugin::upload.file';
 
@@ -215,7 +216,7 @@ export function createUploadService(d: UploadServiceDeps) {
       const list = Array.isArray(input) ? input : [input];
       const infos = Array.isArray(data.fileInfo) ? data.fileInfo : [data.fileInfo];
       return withWorkDir(async (workDir) => {
-        const target = await resolveAttachTarget(db, d.attach, opts.auth, data);
+        const target = await resolveAttachTarget(currentHookTransaction() ?? db, d.attach, opts.auth, data);
         const prepared: PreparedFile[] = [];
         for (const [i, file] of list.entries()) prepared.push(await prepare(file, infos[i] ?? {}, workDir, target));
         const folder = await library.apiUploadFolder();
@@ -223,7 +224,7 @@ export function createUploadService(d: UploadServiceDeps) {
         try {
           const rows: Array<Record<string, unknown>> = [];
           for (const p of prepared) rows.push(await store(p, stored));
-          const ids = await db.transaction(async (tx) => {
+          const ids = await transactionOrHook(db, async (tx) => {
             const attachTo = target && (await resolveAttachTarget(tx, d.attach, undefined, data)); // still there?
             const out: number[] = [];
             for (const row of rows) {
@@ -234,6 +235,8 @@ export function createUploadService(d: UploadServiceDeps) {
             }
             return out;
           });
+          // inside an open transaction (strapi.db.transaction, a lifecycle hook): the stored files go if it rolls back
+          whenTransactionEnds(db, (committed) => void (committed || unstore(stored)));
           const created = await files().findMany({ where: { id: { $in: ids } }, select: d.visibleFields });
           const byId = new Map(created.map((r) => [r.id, r]));
           for (const id of ids) webhooksOf(db)?.media('media.create', byId.get(id));
@@ -275,7 +278,7 @@ export function createUploadService(d: UploadServiceDeps) {
         const values: Record<string, unknown> = { ...row, formats: row.formats ?? {} };
         if (data.fileInfo?.alternativeText === undefined) delete values.alternativeText;
         if (data.fileInfo?.caption === undefined) delete values.caption;
-        await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
+        await transactionOrHook(db, (tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
         return signed(updatedEvents((await readFile(current.id))!));
       });
     },
@@ -289,21 +292,24 @@ export function createUploadService(d: UploadServiceDeps) {
         alternativeText: info.alternativeText ?? current.alternativeText,
         caption: info.caption ?? current.caption,
       };
-      await db.transaction((tx) => files(tx).update({ where: { id: current.id }, data, select: [] }));
+      await transactionOrHook(db, (tx) => files(tx).update({ where: { id: current.id }, data, select: [] }));
       return signed(updatedEvents((await readFile(current.id))!));
     },
 
     /** deletes the row and its links in one transaction, then the stored files (original and formats) */
     async remove(file: Entity): Promise<Entity | null> {
-      const deleted = await db.transaction((tx) => files(tx).delete({ where: { id: file.id } }));
+      const deleted = await transactionOrHook(db, (tx) => files(tx).delete({ where: { id: file.id } }));
       if (!deleted) return null;
       webhooksOf(db)?.media('media.delete', deleted);
-      if (deleted.provider === config.provider) {
+      const removeStored = async () => {
+        if (deleted.provider !== config.provider) return;
         const all = [deleted, ...Object.values((deleted.formats ?? {}) as Record<string, FormatRecord>)];
         for (const f of all) {
           await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove a stored file of file ${file.id}`));
         }
-      }
+      };
+      // inside an open transaction the stored files stay until it commits: a rollback brings the row back
+      if (!whenTransactionEnds(db, (committed) => void (committed && removeStored()))) await removeStored();
       return deleted;
     },
 

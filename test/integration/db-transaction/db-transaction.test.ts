@@ -255,16 +255,39 @@ it('lifecycle hooks of writes inside join it, and a strapi.db.transaction inside
   }
 });
 
-it('the upload service inside a transaction fails at once and leaves no file row or stored file behind', async () => {
+it('the upload service joins it: files kept on commit; on rollback neither the row nor the stored files remain', async () => {
   const s = strapi();
   const uploads = path.join(running.dir, 'public/uploads');
-  const src = path.join(running.dir, 'tx-upload.jpg');
-  fs.copyFileSync(path.join(uploads, 'landscape_9e07983b1e.jpg'), src);
+  const service = s.plugin('upload').service('upload') as { upload(a: unknown): Promise<Array<{ id: number }>>; remove(f: unknown): Promise<unknown> };
+  const incoming = (name: string) => {
+    const src = path.join(running.dir, name);
+    fs.copyFileSync(path.join(uploads, 'landscape_9e07983b1e.jpg'), src);
+    return { path: src, name, type: 'image/jpeg', size: fs.statSync(src).size };
+  };
   const before = { rows: count('files'), stored: fs.readdirSync(uploads).length };
-  const service = s.plugin('upload').service('upload') as { upload(a: unknown): Promise<unknown> };
+
   await expect(s.db.transaction(async () => {
-    await service.upload({ data: {}, files: { path: src, name: 'tx-upload.jpg', type: 'image/jpeg', size: 1 } });
-  })).rejects.toThrow('cannot run inside an open transaction');
+    const [file] = await service.upload({ data: {}, files: incoming('tx-lost.jpg') });
+    expect(await s.query('plugin::upload.file').count({ where: { id: file.id } })).toBe(1); // inside: there
+    throw new Error('undo');
+  })).rejects.toThrow('undo');
+  await new Promise((r) => setTimeout(r, 50)); // the rollback callback removes the stored files
+  expect({ rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
+
+  const kept = await s.db.transaction(async () => (await service.upload({ data: {}, files: incoming('tx-kept.jpg') }))[0]);
+  expect(count('files', `id = ${kept.id}`)).toBe(1);
+  const storedAfter = fs.readdirSync(uploads).length;
+  expect(storedAfter).toBeGreaterThan(before.stored);
+
+  // a delete rolled back keeps the row and its stored files; committed, both go
+  await expect(s.db.transaction(async () => {
+    await service.remove(await s.query('plugin::upload.file').findOne({ where: { id: kept.id } }));
+    throw new Error('undo');
+  })).rejects.toThrow('undo');
+  await new Promise((r) => setTimeout(r, 50));
+  expect({ rows: count('files', `id = ${kept.id}`), stored: fs.readdirSync(uploads).length }).toEqual({ rows: 1, stored: storedAfter });
+  await s.db.transaction(async () => { await service.remove(await s.query('plugin::upload.file').findOne({ where: { id: kept.id } })); });
+  await new Promise((r) => setTimeout(r, 50));
   expect({ rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
 });
 
@@ -288,6 +311,46 @@ it('a lifecycle hook of a REST write that opens a second transaction fails at on
     expect(((await res.json()) as { data: unknown; error: { name: string } }).error.name).toBe('InternalServerError');
     expect(count('authors')).toBe(before);
     expect(count('authors', "bio = 'from raw hook'")).toBe(0);
+  } finally {
+    unsubscribe();
+  }
+});
+
+it('a lifecycle hook of a REST write can upload a file attached to the entry being written; if the write fails, nothing stays', async () => {
+  const s = strapi();
+  const uploads = path.join(running.dir, 'public/uploads');
+  const service = s.plugin('upload').service('upload') as { upload(a: unknown): Promise<Array<{ id: number }>> };
+  const unsubscribe = s.db.lifecycles.subscribe({
+    models: [AUTHOR],
+    async afterCreate(event) {
+      const { id, name } = event.result as { id: number; name: string };
+      if (!name.startsWith('Avatar')) return;
+      const src = path.join(running.dir, `${name}.jpg`);
+      fs.copyFileSync(path.join(uploads, 'landscape_9e07983b1e.jpg'), src);
+      await service.upload({ data: { ref: AUTHOR, refId: id, field: 'avatar' }, files: { path: src, name: `${name}.jpg`, type: 'image/jpeg', size: fs.statSync(src).size } });
+      if (name === 'Avatar Fails') throw new Error('hook failed after the upload');
+    },
+  });
+  const post = (name: string) => fetch(`${running.url}/api/authors?populate=avatar`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${running.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { name } }),
+    signal: AbortSignal.timeout(5000),
+  });
+  try {
+    const ok = await post('Avatar Ok');
+    expect(ok.status).toBe(200);
+    // the answer was read before afterCreate ran (as in v4); the entry has the avatar
+    const { id } = ((await ok.json()) as { data: { id: number } }).data;
+    const read = await fetch(`${running.url}/api/authors/${id}?populate=avatar`, { headers: { authorization: `Bearer ${running.token}` } });
+    const body = (await read.json()) as { data: { attributes: { avatar: { data: { attributes: { name: string } } | null } } } };
+    expect(body.data.attributes.avatar.data?.attributes.name).toBe('Avatar Ok.jpg');
+
+    const before = { authors: count('authors'), rows: count('files'), stored: fs.readdirSync(uploads).length };
+    const failed = await post('Avatar Fails');
+    expect(failed.status).toBe(500);
+    await new Promise((r) => setTimeout(r, 50)); // the rollback callback removes the stored files
+    expect({ authors: count('authors'), rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
   } finally {
     unsubscribe();
   }
