@@ -34,6 +34,8 @@ export interface TesseraPlugin {
   name: string;
   /** `strapi.plugin(name).service(key)` */
   services?: Record<string, unknown>;
+  /** `strapi.plugin(name).provider`: the provider instance (v4: the upload and email plugins'), read when asked */
+  providerInstance?(): unknown;
   /** content-API routes (paths below the REST prefix), checked by the common access check */
   routes?(): RouteDef[];
   /** after schema sync, before the project's own bootstrap (v4 order: plugins first) */

@@ -36,9 +36,13 @@ export function createStrapiObject(d: StrapiDeps) {
   const pluginServices: Record<string, Record<string, unknown>> = Object.fromEntries(d.plugins.map((p) => [p.name, p.services ?? {}]));
   const adminServices: Record<string, unknown> = { 'api-token': d.access.apiTokens };
   const schemaOf = (uid: string) => model.get(uid)?.schema;
+  const pluginsByName = new Map(d.plugins.map((p) => [p.name, p]));
   const plugin = (name: string) => ({
     service: (s: string) => pluginServices[name]?.[s],
     services: pluginServices[name] ?? {},
+    get provider() {
+      return pluginsByName.get(name)?.providerInstance?.();
+    },
     contentType: (n: string) => schemaOf(`plugin::${name}.${n}`),
     config: (key: string, def?: unknown) => project.config.get(`plugin.${name}.${key}`, def),
   });

@@ -44,6 +44,7 @@ export function createEmailPlugin(ctx: PluginContext): TesseraPlugin & { email: 
     name: 'email',
     email,
     services: { email },
+    providerInstance: get,
     // resolve at start-up so a missing provider package is a clear start-up error, not a failed request
     bootstrap: async () => { get(); },
   };

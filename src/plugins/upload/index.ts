@@ -60,6 +60,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
     name: 'upload',
     config,
     provider,
+    providerInstance: () => provider.instance,
     service,
     services: {
       upload: service,

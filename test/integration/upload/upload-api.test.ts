@@ -170,6 +170,15 @@ describe('attaching, replacing, deleting', () => {
     expect(file).toMatchObject({ caption: 'from code', mime: 'image/png', width: 400 });
     expect(fs.existsSync(src)).toBe(true); // the caller's file is left where it was
   });
+
+  it('gives project code the provider instances as v4 does (strapi.plugin("upload").provider, .plugin("email").provider)', async () => {
+    const upload = t.app.strapi.plugin('upload').provider as { upload?: unknown; uploadStream?: unknown; delete: unknown };
+    expect(typeof upload.delete).toBe('function');
+    expect(typeof (upload.uploadStream ?? upload.upload)).toBe('function');
+    const email = t.app.strapi.plugin('email').provider as { send: unknown };
+    expect(typeof email.send).toBe('function');
+    expect(t.app.strapi.plugin('i18n').provider).toBeUndefined();
+  });
 });
 
 describe('serving /uploads', () => {
