@@ -170,7 +170,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         await server.close(); // stops accepting, lets requests in flight finish
         if (lifecycle) await project.app.destroy?.({ strapi });
         for (const plugin of plugins) await plugin.destroy?.();
-        await webhooks.idle(); // calls in flight end (each within its timeout)
+        await webhooks.close(); // calls in flight end (each within its timeout); waiting ones are dropped
         await access.close();
         await db.close();
       },

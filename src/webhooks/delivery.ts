@@ -43,7 +43,17 @@ export class Delivery {
     this.queue.push({ hook, event, body });
   }
 
-  /** resolves when nothing is sending or waiting (close, tests) */
+  /**
+   * On shutdown: calls still waiting are dropped (logged), those in flight end within their timeout, so a
+   * stop never waits for a long queue of slow receivers.
+   */
+  close(): Promise<void> {
+    const dropped = this.queue.splice(0).length;
+    if (dropped) this.opts.warn(`webhooks: stopping, ${dropped} waiting call(s) not sent`);
+    return this.idle();
+  }
+
+  /** resolves when nothing is sending or waiting (tests) */
   idle(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

@@ -120,6 +120,8 @@ export function createWebhooks(o: WebhooksOptions) {
     load: () => list.load(),
     /** resolves when no call is in flight or waiting */
     idle: () => delivery.idle(),
+    /** on shutdown: waiting calls dropped, calls in flight finished (each within its timeout) */
+    close: () => delivery.close(),
   };
 }
 

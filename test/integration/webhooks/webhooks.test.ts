@@ -217,3 +217,17 @@ it('keeps at most maxQueued calls waiting and drops the rest with a warning', as
   hang.closeAllConnections();
   await new Promise((r) => hang.close(r));
 });
+
+it('on close drops the calls still waiting and lets those in flight finish', async () => {
+  const logged: string[] = [];
+  const hang = http.createServer(() => undefined);
+  const hangOrigin = await listen(hang);
+  const delivery = new Delivery({ defaultHeaders: {}, warn: (m) => logged.push(m), timeoutMs: 200 });
+  const hook = { id: 1, name: 'slow', url: `${hangOrigin}/`, headers: {}, events: ['entry.create'] };
+  for (let i = 0; i < 30; i++) delivery.send(hook, 'entry.create', '{}'); // 5 in flight, 25 waiting
+  await delivery.close();
+  expect(logged.filter((m) => m.includes('25 waiting call(s) not sent'))).toHaveLength(1);
+  expect(logged.filter((m) => m.includes('no answer'))).toHaveLength(5); // only the 5 in flight were tried
+  hang.closeAllConnections();
+  await new Promise((r) => hang.close(r));
+});
