@@ -7,7 +7,7 @@ import { ProjectError } from '../project/errors';
 import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
-import { createCoreService, type LocalizedContent } from '../rest/core-service';
+import { createCoreService, type LocalizedContent, type MediaSigning } from '../rest/core-service';
 import type { Lifecycles } from '../storage/lifecycles';
 import type { EntryUploads } from '../rest/entry-uploads';
 import { createPublicService } from '../rest/public-service';
@@ -35,6 +35,8 @@ export interface ApiDeps {
   uploads?: EntryUploads;
   /** the models' lifecycle hooks */
   lifecycles?: Lifecycles;
+  /** the upload plugin's signed media urls (private providers) */
+  media?: MediaSigning;
 }
 
 /** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
@@ -104,7 +106,7 @@ export function createApi(deps: ApiDeps) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
     const api = project.apis[apiName];
     const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
-    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState, lifecycles: deps.lifecycles }, ct);
+    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState, lifecycles: deps.lifecycles, media: deps.media }, ct);
     const svcModule = api?.services[ct.uid];
     const publicService = createPublicService(core, ct, trusted);
     services.define(ct.uid, () => extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services')));

@@ -7,7 +7,7 @@ import { ValidationError } from '../errors';
 import type { ContentType, Model } from '../model/types';
 import { validateInput } from '../documents/validate-input';
 import type { DocumentService } from '../documents/document-service';
-import type { LocalizedContent } from '../rest/core-service';
+import type { LocalizedContent, MediaSigning } from '../rest/core-service';
 import type { QueryFn } from '../query/query-engine';
 import type { Entity, FindParams, OrderBy, Populate, PopulateNode, Where } from '../query/types';
 import { hashPassword, isBcryptHash, DEFAULT_BCRYPT_ROUNDS } from '../auth/passwords';
@@ -26,6 +26,8 @@ export interface EntityServiceDeps {
   events?: { entry(event: 'entry.create' | 'entry.update' | 'entry.delete', uid: string, entity: unknown): void; wants(event: string): boolean };
   /** called when a password attribute of an existing `uid` entity `id` was changed */
   onPasswordSet?(uid: string, id: number): Promise<void>;
+  /** v4's upload decorator: media urls signed in every result when the provider is private */
+  media?: MediaSigning;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -138,7 +140,9 @@ function withDatesAsText(ct: ContentType, data: Record<string, unknown>): Record
 }
 
 export function createEntityService(deps: EntityServiceDeps) {
-  const { model, query, documents } = deps;
+  const { model, query, documents, media } = deps;
+  /** v4's `wrapResult` of the upload plugin (only when its provider is private) */
+  const signed = <T>(uid: string, result: T): T | Promise<T> => (media?.active ? media.sign(uid, result) : result);
   const typeOf = (uid: string): ContentType => {
     const ct = model.require(uid);
     if (ct.kind === 'component') throw new ValidationError(`${uid} is a component, not a content type`);
@@ -165,8 +169,8 @@ export function createEntityService(deps: EntityServiceDeps) {
     async findMany(uid: string, params: V4Params = {}): Promise<Entity[] | Entity | null> {
       const ct = typeOf(uid);
       const find = toFindParams(ct, params);
-      if (ct.kind === 'singleType') return query(uid).findOne(find);
-      return query(uid).findMany(find);
+      if (ct.kind === 'singleType') return signed(uid, await query(uid).findOne(find));
+      return signed(uid, await query(uid).findMany(find));
     },
     async findPage(uid: string, params: V4Params = {}) {
       const ct = typeOf(uid);
@@ -175,11 +179,11 @@ export function createEntityService(deps: EntityServiceDeps) {
       const pageSize = Math.max(pg.pageSize === undefined ? 10 : toNumber(pg.pageSize, 'pageSize'), 1);
       const find = toFindParams(ct, { ...params, pagination: { page, pageSize } });
       const [results, total] = await Promise.all([query(uid).findMany(find), query(uid).count({ where: find.where })]);
-      return { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
+      return { results: await signed(uid, results), pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
     async findOne(uid: string, id: number | string, params: V4Params = {}): Promise<Entity | null> {
       typeOf(uid);
-      return query(uid).findOne({ ...readParams(params), where: { id: Number(id) } });
+      return signed(uid, await query(uid).findOne({ ...readParams(params), where: { id: Number(id) } }));
     },
     async count(uid: string, params: V4Params = {}): Promise<number> {
       return query(uid).count({ where: toFindParams(typeOf(uid), params).where });
@@ -190,7 +194,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       const raw: Record<string, unknown> = { ...params.data };
       if (ct.draftAndPublish && !('publishedAt' in raw)) raw.publishedAt = null; // v4: a draft unless told
       const { data } = prepare(ct, raw, true, ct.draftAndPublish && raw.publishedAt === null);
-      const created = ct.localized && deps.localized ? await deps.localized.create(ct, data, readParams(params)) : await documents.create(ct, data, readParams(params));
+      const created = await signed(uid, ct.localized && deps.localized ? await deps.localized.create(ct, data, readParams(params)) : await documents.create(ct, data, readParams(params)));
       deps.notifyWrite(uid);
       deps.events?.entry('entry.create', uid, created);
       return created;
@@ -203,7 +207,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       const input = isObject(params.data) ? params.data : {};
       const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current.publishedAt === null));
       const { data, passwordSet } = prepare(ct, input, false, isDraft);
-      const updated = ct.localized && deps.localized ? await deps.localized.update(ct, current.id, data, readParams(params)) : await documents.update(ct, current.id, data, readParams(params));
+      const updated = await signed(uid, ct.localized && deps.localized ? await deps.localized.update(ct, current.id, data, readParams(params)) : await documents.update(ct, current.id, data, readParams(params)));
       deps.notifyWrite(uid);
       deps.events?.entry('entry.update', uid, updated);
       if (passwordSet && updated) await deps.onPasswordSet?.(uid, updated.id);
@@ -211,7 +215,7 @@ export function createEntityService(deps: EntityServiceDeps) {
     },
     async delete(uid: string, id: number | string, params: V4Params = {}): Promise<Entity | null> {
       const ct = typeOf(uid);
-      const deleted = await documents.delete(ct, Number(id), readParams(params));
+      const deleted = await signed(uid, await documents.delete(ct, Number(id), readParams(params)));
       if (deleted) deps.notifyWrite(uid);
       deps.events?.entry('entry.delete', uid, deleted);
       return deleted;
@@ -219,7 +223,7 @@ export function createEntityService(deps: EntityServiceDeps) {
     async deleteMany(uid: string, params: V4Params = {}): Promise<{ count: number }> {
       const where = toFindParams(typeOf(uid), params).where;
       // v4 reads the entries first and sends `entry.delete` for each after the delete (read only when something listens)
-      const doomed = deps.events?.wants('entry.delete') ? await query(uid, undefined, true).findMany({ where, populate: toPopulate(params.populate) }) : [];
+      const doomed = deps.events?.wants('entry.delete') ? await signed(uid, await query(uid, undefined, true).findMany({ where, populate: toPopulate(params.populate) })) : [];
       const result = await query(uid).deleteMany({ where });
       for (const entity of doomed) deps.events?.entry('entry.delete', uid, entity);
       return result;
@@ -230,7 +234,8 @@ export function createEntityService(deps: EntityServiceDeps) {
       if (typeof field !== 'string' || !ct.attributes[field]) throw new Error(`Invalid load. Expected "${String(field)}" to be a string`);
       const node = toNode(params);
       const found = await query(uid).findOne({ where: { id: entity.id }, select: ['id'], populate: { [field]: node === false ? true : node } });
-      return found ? found[field] ?? null : null;
+      if (!found) return null;
+      return media?.active ? (await media.sign(uid, { id: found.id, [field]: found[field] ?? null }))[field] : found[field] ?? null;
     },
     /** v4 `decorate(fn)`: `fn(current)` returns methods that replace the current ones (they may call the old) */
     decorate(decorator: (current: Record<string, unknown>) => Record<string, unknown>) {

@@ -107,7 +107,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     const upload = createUploadPlugin(pluginContext('upload'));
     const email = createEmailPlugin(pluginContext('email'));
     // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
-    const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet, events: webhooks });
+    const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet, events: webhooks, media: upload.media });
     let api: ReturnType<typeof createApi> | undefined;
     const plugins: TesseraPlugin[] = [
       email,
@@ -123,7 +123,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
     strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles, eventHub: webhooks.eventHub });
     (globalThis as { strapi?: unknown }).strapi = strapi;
-    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles });
+    api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles, media: upload.media });
     api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;

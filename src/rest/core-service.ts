@@ -27,6 +27,14 @@ export interface LocalizedContent {
   attachAvailableLocales(ct: ContentType, entities: Entity[], state: PublicationState): Promise<void>;
 }
 
+/** What the upload plugin does for entry results when its provider is private (v4's entity-service decorator). */
+export interface MediaSigning {
+  /** set once at start-up: the provider is private. False: results pass untouched (no traversal) */
+  active: boolean;
+  /** the result (an entity, a list or null) of model `uid` with every media file's urls signed, at any depth */
+  sign<T>(uid: string, result: T): Promise<T>;
+}
+
 export interface ServiceContext {
   db: Database;
   model: Model;
@@ -37,6 +45,8 @@ export interface ServiceContext {
   findOnePublicationState?: boolean;
   /** the models' lifecycle hooks: a type with read hooks reads through JavaScript objects (the hooks see them) */
   lifecycles?: Lifecycles;
+  /** signed media urls in every result (upload plugin, private providers) */
+  media?: MediaSigning;
 }
 
 type Action = 'find' | 'findOne' | 'write';
@@ -82,8 +92,11 @@ export interface JsonPage {
 export function createCoreService(sc: ServiceContext, ct: ContentType) {
   const { db, model, documents } = sc;
   const lc = sc.lifecycles;
-  /** read hooks need entities as objects: such a type never takes the JSON read path */
-  const jsonAllowed = () => !lc || !lc.hasReads(ct.uid);
+  const media = sc.media;
+  /** read hooks need entities as objects, and so does signing media urls: then the JSON read path is off */
+  const jsonAllowed = () => (!lc || !lc.hasReads(ct.uid)) && !media?.active;
+  /** v4's upload decorator on every entity-service result: media urls signed when the provider is private */
+  const signed = <T extends Entity | Entity[] | null>(result: T): T | Promise<T> => (media?.active ? media.sign(ct.uid, result) : result);
   const hooked = (op: 'findMany' | 'findOne' | 'count') => lc !== undefined && lc.has(ct.uid, op);
   const i18n = ct.localized ? sc.i18n : undefined;
   /**
@@ -138,11 +151,11 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
         const results = await findManyHooked(db, model, lc, ct, definedOnly(params), undefined, params);
         const { limit: _l, offset: _o, ...countParams } = params;
         const total = p.withCount ? await countHooked(db, model, lc, ct, definedOnly(countParams)) : undefined;
-        return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
+        return { results: await withLocales(await signed(results), state), pagination: paginationMeta(p, total) };
       }
       const results = await findEntities(db, model, ct, params);
       const total = p.withCount ? await countEntities(db, model, ct, params.where) : undefined;
-      return { results: await withLocales(results, state), pagination: paginationMeta(p, total) };
+      return { results: await withLocales(await signed(results), state), pagination: paginationMeta(p, total) };
     },
     /**
      * `find` written by SQLite as JSON (storage/read-json.ts); null where the JavaScript path answers:
@@ -164,9 +177,9 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       const state = stateFor(sc, q, 'findOne');
       const base = findOneParams(q);
       const where = base.where ? { id, ...base.where } : { id };
-      if (lc && hooked('findOne')) return withLocales(await findOneHooked(db, model, lc, ct, definedOnly({ ...base, where }), undefined, base), state);
+      if (lc && hooked('findOne')) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly({ ...base, where }), undefined, base)), state);
       const rows = await findEntities(db, model, ct, { ...base, where });
-      return withLocales(rows[0] ?? null, state);
+      return withLocales(await signed(rows[0] ?? null), state);
     },
     /** single types: the one entry; localized with `locale=all`: every locale's entry, as a list (v4) */
     async findSingle(q: RestQuery): Promise<Entity | Entity[] | null> {
@@ -174,21 +187,21 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       const single = ct.localized && q.locale === 'all' ? undefined : 1;
       const params = { ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state) };
       // v4's entity service reads a single type with findOne (its hooks run)
-      if (lc && hooked('findOne') && single) return withLocales(await findOneHooked(db, model, lc, ct, definedOnly(params), undefined, params), state);
+      if (lc && hooked('findOne') && single) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly(params), undefined, params)), state);
       const rows = await findEntities(db, model, ct, { ...params, limit: single });
-      if (!single) return withLocales(rows, state);
-      return withLocales(rows[0] ?? null, state);
+      if (!single) return withLocales(await signed(rows), state);
+      return withLocales(await signed(rows[0] ?? null), state);
     },
     async create(data: Record<string, unknown>, q: RestQuery): Promise<Entity> {
-      return withLocales(emitted('entry.create', await createEntry(data, writeReadOf(sc, ct, q))), undefined);
+      return withLocales(emitted('entry.create', await signed(await createEntry(data, writeReadOf(sc, ct, q)))), undefined);
     },
     async update(id: number, data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      return withLocales(emitted('entry.update', await updateEntry(id, data, writeReadOf(sc, ct, q))), undefined);
+      return withLocales(emitted('entry.update', await signed(await updateEntry(id, data, writeReadOf(sc, ct, q)))), undefined);
     },
     async delete(id: number, q: RestQuery): Promise<Entity | null> {
       // the siblings are read first: the links go with the entry
       const shell = i18n ? await withLocales({ id } as Entity, undefined) : undefined;
-      const entity = emitted('entry.delete', await documents.delete(ct, id, writeReadOf(sc, ct, q)));
+      const entity = emitted('entry.delete', await signed(await documents.delete(ct, id, writeReadOf(sc, ct, q))));
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
     /**
@@ -199,16 +212,16 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
     async createOrUpdate(data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
       const read = writeReadOf(sc, ct, q);
       const existing = await findSingleEntry(q, 'preview');
-      if (existing) return withLocales(emitted('entry.update', await updateEntry(existing.id, data, read)), undefined);
+      if (existing) return withLocales(emitted('entry.update', await signed(await updateEntry(existing.id, data, read))), undefined);
       if ((await countEntities(db, model, ct, undefined)) >= 1) throw new ValidationError('singleType.alreadyExists');
-      return withLocales(emitted('entry.create', await createEntry(data, read)), undefined); // publishedAt = now unless given (document service)
+      return withLocales(emitted('entry.create', await signed(await createEntry(data, read))), undefined); // publishedAt = now unless given (document service)
     },
     /** v4: the entry single-type find would show (live, locale), deleted and returned without fields/populate */
     async deleteSingle(q: RestQuery): Promise<Entity | null> {
       const existing = await findSingleEntry(q, stateFor(sc, q, 'find'));
       if (!existing) return null;
       const shell = i18n ? await withLocales({ id: existing.id } as Entity, undefined) : undefined;
-      const entity = emitted('entry.delete', await documents.delete(ct, existing.id, {}));
+      const entity = emitted('entry.delete', await signed(await documents.delete(ct, existing.id, {})));
       return entity && shell ? moveMeta(shell, entity) : entity;
     },
   };

@@ -30,6 +30,8 @@ export interface UploadConfig {
   /** `providerOptions.localServer.maxage` (ms) for files served from /uploads; v4 default 0 */
   localMaxAgeMs: number;
   multipart: MultipartLimits;
+  /** v4 `signAdminURLsOnly`: private providers' urls are signed for the admin panel only, never in entry results */
+  signAdminURLsOnly: boolean;
 }
 
 export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
@@ -95,6 +97,7 @@ export function readUploadConfig(project: Project, get: <T>(key: string, fallbac
     security: { allowedTypes: typeList(security.allowedTypes, 'allowedTypes', file), deniedTypes: typeList(security.deniedTypes, 'deniedTypes', file) },
     localMaxAgeMs: typeof maxage === 'number' && maxage >= 0 ? maxage : 0,
     multipart: multipartLimits(project),
+    signAdminURLsOnly: get<unknown>('signAdminURLsOnly', false) === true,
   };
 }
 

@@ -16,6 +16,7 @@ import { createEntryUploads } from './entry-files';
 import { createLibrary } from './library';
 import { receiveMultipart, sizeLimitError, type ReceivedUpload } from './multipart';
 import { createProvider, type UploadProvider } from './provider';
+import { createMediaSigner, type MediaSigner } from './sign-entities';
 import { createUploadService, FILE_UID, type UploadService } from './upload-service';
 
 export interface UploadPlugin extends TesseraPlugin {
@@ -26,6 +27,8 @@ export interface UploadPlugin extends TesseraPlugin {
   readMultipart(req: FastifyRequest, acceptFile: (field: string) => boolean): Promise<ReceivedUpload>;
   /** multipart entry writes (`data` + `files.<path>`) on the content types' own routes */
   entryUploads: EntryUploads;
+  /** signed media urls in entry results (REST core services, `strapi.entityService`) when the provider is private */
+  media: MediaSigner;
 }
 
 export const UPLOADS_URL_PREFIX = '/uploads/';
@@ -46,6 +49,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
     withCount: project.config.get<boolean>('api.rest.withCount', true) !== false,
   };
   const library = createLibrary(db, model, query);
+  const media = createMediaSigner({ model, provider, providerName: config.provider, adminOnly: config.signAdminURLsOnly });
   const service = createUploadService({
     db, model, query, config, provider, library, log,
     attach: { model, owners: componentOwners(model), authorize: (auth, action) => access.rest.authorize(auth, action) },
@@ -77,7 +81,11 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
     entryUploads: createEntryUploads({ config, service, authorize: (auth, action) => access.rest.authorize(auth, action) }),
     readMultipart: (req, acceptFile) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile }),
     routes: () => api.routes,
-    bootstrap: () => library.bootstrap(),
+    media,
+    async bootstrap() {
+      await library.bootstrap();
+      await media.start(); // v4 asks isPrivate() once, at bootstrap
+    },
     async server(app) {
       await app.register(fastifyMultipart, { throwFileSizeLimit: true, limits: { fileSize: config.multipart.maxFileSize, files: config.multipart.maxFiles } });
       // v4 serves public/uploads through the upload plugin (even with strapi::public off), max-age from localServer
