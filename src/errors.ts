@@ -1,5 +1,6 @@
 // The project's error classes and their mapping to Strapi v4's error envelope
 // `{ data: null, error: { status, name, message, details } }`, kept in one place.
+import http from 'node:http';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -136,6 +137,16 @@ function exposedClientStatus(err: unknown): number | undefined {
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status >= 500) return undefined;
   // http-errors sets expose=true for every 4xx; fastify errors carry only statusCode.
   return e.expose === false ? undefined : status;
+}
+
+/**
+ * v4's `formatHttpError(createError(status, message, { details }))`: the envelope of an http error of any
+ * 4xx/5xx status, named as http-errors names it (`ConflictError`, `ServiceUnavailableError`).
+ */
+export function httpErrorBody(status: number, message: string | undefined, details: ErrorDetails = {}): { status: number; body: ErrorBody } {
+  const phrase = http.STATUS_CODES[status] ?? 'Unknown Error';
+  const name = CLIENT_ERRORS[status]?.[0] ?? (status === 500 ? 'InternalServerError' : `${phrase.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('').replace(/\W/g, '')}Error`);
+  return envelope(status, name, message ?? phrase, details);
 }
 
 /** Maps anything thrown to v4's status and body. Unknown errors never leak their message or stack. */

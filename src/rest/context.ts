@@ -3,7 +3,9 @@
 // middlewares (rest/route-chain.ts) also use koa's `ctx.method`, `ctx.path`, `ctx.ip`, `ctx.throw`,
 // `ctx.is`, `ctx.response`. The methods live on one shared prototype (as koa's do): a request allocates
 // its fields only.
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
+import http from 'node:http';
+import _ from 'lodash';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, httpErrorBody } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 
@@ -65,6 +67,10 @@ export interface RequestContext {
   notFound(message?: string): never;
   forbidden(message?: string): never;
   unauthorized(message?: string): never;
+  /** v4's koa response helpers: `ctx.send(data, status = 200)`, `ctx.created(data)` (201), `ctx.deleted(data)` (200, or 204 without data) */
+  send(data: unknown, status?: number): void;
+  created(data: unknown): void;
+  deleted(data?: unknown): void;
 }
 
 const SHORT_TYPES: Record<string, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/*', text: 'text/*', html: 'text/html' };
@@ -86,7 +92,7 @@ class HttpError extends Error {
   }
 }
 
-const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 'get' | 'throw' | 'is' | 'badRequest' | 'notFound' | 'forbidden' | 'unauthorized'> = {
+const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 'get' | 'throw' | 'is' | 'badRequest' | 'notFound' | 'forbidden' | 'unauthorized' | 'send' | 'created' | 'deleted'> = {
   set(name, value) { this.responseHeaders[name.toLowerCase()] = value; },
   get(name) {
     const v = this.headers[name.toLowerCase()];
@@ -107,7 +113,39 @@ const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 
   notFound(message = 'Not Found') { throw new NotFoundError(message); },
   forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
   unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },
+  send(data, status = 200) {
+    this.status = status;
+    this.body = data;
+  },
+  created(data) {
+    this.status = 201;
+    this.body = data;
+  },
+  deleted(data) {
+    if (data === undefined || data === null) this.status = 204;
+    else {
+      this.status = 200;
+      this.body = data;
+    }
+  },
 };
+
+/**
+ * v4 gives ctx one method per 4xx/5xx status (`ctx.conflict(message, details)`, `ctx.tooManyRequests()`,
+ * `ctx.internalServerError()`, ...: koa.js addCustomMethods) that sets the status and the error envelope as
+ * the answer (without throwing). The four above keep stopping the handler by throwing: the same answer.
+ */
+for (const code of Object.keys(http.STATUS_CODES).map(Number).filter((c) => c >= 400 && c < 600)) {
+  const method = _.camelCase(http.STATUS_CODES[code]);
+  if (method in contextPrototype) continue;
+  Object.defineProperty(contextPrototype, method, {
+    value(this: RequestContext, message?: string, details: Record<string, unknown> = {}) {
+      const { status, body } = httpErrorBody(code, message, details);
+      this.status = status;
+      this.body = body;
+    },
+  });
+}
 Object.defineProperties(contextPrototype, {
   path: {
     get(this: RequestContext) {

@@ -97,6 +97,17 @@ describe('a running project', () => {
       // answers v4's ctx.state.route as the policy saw it
       'src/policies/route-info.js': "module.exports = (ctx) => { const { route } = ctx.state; ctx.state.routeSeen = { method: route.method, path: route.path, handler: route.handler, info: route.info, policies: route.config.policies.length }; return true; };",
       'src/middlewares/route-answer.js': 'module.exports = () => async (ctx, next) => { await next(); ctx.body = ctx.state.routeSeen; };',
+      // v4's koa response helpers, from a controller of an API without content types
+      'src/api/resp/controllers/resp.js': `module.exports = {
+        async sent(ctx) { ctx.send({ ok: true }, 202); },
+        async created(ctx) { ctx.created({ made: 1 }); },
+        async deletedNothing(ctx) { ctx.deleted(); },
+        async conflict(ctx) { ctx.conflict('already there', { key: 'k' }); },
+        async unavailable(ctx) { return ctx.serviceUnavailable(); },
+        async teapot(ctx) { ctx.imATeapot('short and stout'); },
+      };`,
+      'src/api/resp/routes/resp.js': `module.exports = { routes: ['sent', 'created', 'deletedNothing', 'conflict', 'unavailable', 'teapot']
+        .map((a) => ({ method: 'GET', path: '/resp/' + a, handler: 'resp.' + a, config: { auth: false } })) };`,
       'src/api/gate/routes/extra.js': `module.exports = { routes: [
         { method: 'POST', path: '/probe/:id', handler: 'gate.trace', config: { middlewares: ['global::probe'] } },
         { method: 'GET', path: '/probe-throws', handler: 'gate.trace', config: { middlewares: [{ name: 'global::probe', config: { throw: 418, message: 'short and stout' } }] } },
@@ -123,6 +134,16 @@ describe('a running project', () => {
       headersSame: true, json: 'json', multipart: false, status: 200,
     });
     expect(body.handler.trace).toEqual(['app:A', 'app:resolved', 'mw:api', 'app:B', 'handler']);
+  });
+
+  it('has v4\'s koa response helpers: send, created, deleted, and one method per error status', async () => {
+    const get = async (a: string) => { const r = await inject({ url: `/api/resp/${a}`, token: false }); return [r.statusCode, r.body ? r.json() : null]; };
+    expect(await get('sent')).toEqual([202, { ok: true }]);
+    expect(await get('created')).toEqual([201, { made: 1 }]);
+    expect(await get('deletedNothing')).toEqual([204, null]);
+    expect(await get('conflict')).toEqual([409, { data: null, error: { status: 409, name: 'ConflictError', message: 'already there', details: { key: 'k' } } }]);
+    expect(await get('unavailable')).toEqual([503, { data: null, error: { status: 503, name: 'ServiceUnavailableError', message: 'Service Unavailable', details: {} } }]);
+    expect(await get('teapot')).toEqual([418, { data: null, error: { status: 418, name: 'ImATeapotError', message: 'short and stout', details: {} } }]);
   });
 
   it('ctx.state.route is the route as declared, with v4\'s info', async () => {
