@@ -143,7 +143,7 @@ export function createApi(deps: ApiDeps) {
       controllers.all();
     },
     routes(): RouteDef[] {
-      routes ??= projectRoutes(project, model, (uid) => controllers.get(uid));
+      routes ??= projectRoutes(project, model, (uid) => controllers.get(uid), () => deps.uploads);
       return routes;
     },
   };

@@ -8,6 +8,7 @@ import _ from 'lodash';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, httpErrorBody } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
+import type { RequestFile } from './entry-uploads';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -36,7 +37,8 @@ export interface RouteState {
 export interface RequestContext {
   query: Record<string, unknown>;
   params: Record<string, string>;
-  request: { body: unknown; query: Record<string, unknown>; headers: Headers; header: Headers; method: string; url: string };
+  /** `files`: a multipart request's files on custom routes (v4's koa-body `ctx.request.files`) */
+  request: { files?: Record<string, RequestFile | RequestFile[]>; body: unknown; query: Record<string, unknown>; headers: Headers; header: Headers; method: string; url: string };
   /** `user`: the signed-in users-permissions user (JWT), without private attributes (v4 `ctx.state.user`) */
   state: { auth: Auth; route: RouteState; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */

@@ -167,3 +167,38 @@ export function uploadTargets(model: Model, ct: ContentType, data: Record<string
   }
   return [...byPath.values()];
 }
+
+/** a file of `ctx.request.files`, as koa-body 4 (formidable 1) describes it to v4 project code */
+export interface RequestFile {
+  path: string;
+  name: string;
+  type: string;
+  size: number;
+}
+
+/**
+ * v4 parses every multipart request before routing (koa-body): project controllers of custom routes read
+ * `ctx.request.body` (the fields) and `ctx.request.files` (by field name; an array for a repeated field). Here
+ * the request is streamed to temporary files just before such a handler runs, and they are removed once it
+ * has finished (hand them to the upload service, which copies them, to keep them).
+ */
+export function withRequestFiles(uploads: () => EntryUploads | undefined, handler: (ctx: RequestContext) => Promise<unknown>): (ctx: RequestContext) => Promise<unknown> {
+  return async (ctx) => {
+    const u = uploads();
+    if (!u || !isMultipartRequest(ctx)) return handler(ctx);
+    const received = await u.read(ctx);
+    try {
+      const files: Record<string, RequestFile | RequestFile[]> = {};
+      for (const f of received.files) {
+        const file: RequestFile = { path: f.path, name: f.fileName, type: f.clientType, size: f.bytes };
+        const seen = files[f.field];
+        files[f.field] = seen === undefined ? file : Array.isArray(seen) ? [...seen, file] : [seen, file];
+      }
+      ctx.request.body = received.fields;
+      ctx.request.files = files;
+      return await handler(ctx);
+    } finally {
+      await received.cleanup();
+    }
+  };
+}

@@ -5,6 +5,7 @@ import { ProjectError } from '../project/errors';
 import type { Project } from '../project/load-project';
 import { isCoreRouter, type CoreRouterDescriptor } from '../project/strapi-module';
 import type { RequestContext } from './context';
+import { withRequestFiles, type EntryUploads } from './entry-uploads';
 import type { KoaMiddleware } from './route-chain';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -70,7 +71,8 @@ function resolveHandler(apiName: string, handler: unknown, file: string): [strin
   return [ctrl.includes('::') ? ctrl : `api::${apiName}.${ctrl}`, handler.slice(dot + 1)];
 }
 
-export function projectRoutes(project: Project, model: Model, controllers: ControllerLookup): RouteDef[] {
+/** `uploads`: custom routes get multipart requests parsed into `ctx.request.body` and `ctx.request.files` (v4's koa-body) */
+export function projectRoutes(project: Project, model: Model, controllers: ControllerLookup, uploads?: () => EntryUploads | undefined): RouteDef[] {
   const routes: RouteDef[] = [];
   for (const [apiName, api] of Object.entries(project.apis)) {
     for (const [key, mod] of Object.entries(api.routes)) {
@@ -89,9 +91,10 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
           throw new ProjectError(`route ${JSON.stringify({ method: r.method, path: r.path })} needs a method and a path`, file);
         }
         const [ctrl, action] = resolveHandler(apiName, r.handler, file);
+        const handler = bind(controllers, ctrl, action, file);
         routes.push({
           method, path: r.path, action: `${ctrl}.${action}`, uid: ctrl, config: r.config ?? {},
-          handler: bind(controllers, ctrl, action, file), origin: { apiName, file },
+          handler: uploads ? withRequestFiles(uploads, handler) : handler, origin: { apiName, file },
         });
       }
     }

@@ -105,9 +105,20 @@ describe('a running project', () => {
         async conflict(ctx) { ctx.conflict('already there', { key: 'k' }); },
         async unavailable(ctx) { return ctx.serviceUnavailable(); },
         async teapot(ctx) { ctx.imATeapot('short and stout'); },
+        // a custom upload endpoint written for v4: koa-body's ctx.request.files handed to the upload service
+        async files(ctx) {
+          const fs = require('fs');
+          const { files, body } = ctx.request;
+          const list = [].concat(files.doc);
+          const seen = list.map((f) => ({ name: f.name, type: f.type, size: f.size, exists: fs.existsSync(f.path) }));
+          const [stored] = await strapi.plugin('upload').service('upload').upload({ data: {}, files: list[0] });
+          globalThis.lastUploadTemp = list[0].path;
+          return { fields: body, seen, stored: { name: stored.name, size: stored.size } };
+        },
       };`,
       'src/api/resp/routes/resp.js': `module.exports = { routes: ['sent', 'created', 'deletedNothing', 'conflict', 'unavailable', 'teapot']
-        .map((a) => ({ method: 'GET', path: '/resp/' + a, handler: 'resp.' + a, config: { auth: false } })) };`,
+        .map((a) => ({ method: 'GET', path: '/resp/' + a, handler: 'resp.' + a, config: { auth: false } }))
+        .concat([{ method: 'POST', path: '/resp/files', handler: 'resp.files' }]) };`,
       'src/api/gate/routes/extra.js': `module.exports = { routes: [
         { method: 'POST', path: '/probe/:id', handler: 'gate.trace', config: { middlewares: ['global::probe'] } },
         { method: 'GET', path: '/probe-throws', handler: 'gate.trace', config: { middlewares: [{ name: 'global::probe', config: { throw: 418, message: 'short and stout' } }] } },
@@ -144,6 +155,22 @@ describe('a running project', () => {
     expect(await get('conflict')).toEqual([409, { data: null, error: { status: 409, name: 'ConflictError', message: 'already there', details: { key: 'k' } } }]);
     expect(await get('unavailable')).toEqual([503, { data: null, error: { status: 503, name: 'ServiceUnavailableError', message: 'Service Unavailable', details: {} } }]);
     expect(await get('teapot')).toEqual([418, { data: null, error: { status: 418, name: 'ImATeapotError', message: 'short and stout', details: {} } }]);
+  });
+
+  it('gives custom routes a multipart request as koa-body did: ctx.request.body fields, ctx.request.files by field', async () => {
+    const form = new FormData();
+    form.append('title', 'hello');
+    form.append('doc', new Blob([Buffer.from('first file\n')], { type: 'text/plain' }), 'a.txt');
+    form.append('doc', new Blob([Buffer.from('second\n')], { type: 'text/plain' }), 'b.txt');
+    const res = await fetch(`${running.url}/api/resp/files`, { method: 'POST', body: form, headers: { authorization: `Bearer ${running.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      fields: { title: 'hello' },
+      seen: [{ name: 'a.txt', type: 'text/plain', size: 11, exists: true }, { name: 'b.txt', type: 'text/plain', size: 7, exists: true }],
+      stored: { name: 'a.txt', size: 0.01 },
+    });
+    // the temporary files are gone once the handler finished (the upload service kept its own copy)
+    expect(fs.existsSync((globalThis as { lastUploadTemp?: string }).lastUploadTemp!)).toBe(false);
   });
 
   it('ctx.state.route is the route as declared, with v4\'s info', async () => {
