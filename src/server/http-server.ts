@@ -176,8 +176,9 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     const url = o.prefix + route.path;
     methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(route.method));
     // a route without policies, middlewares or project middlewares runs with no chain at all
-    const chained = route.hooks?.length || o.appMiddlewares?.length ? chainedHandler(o, route, o.appMiddlewares ?? []) : undefined;
-    app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, req, reply)) });
+    const state = routeStateOf(route);
+    const chained = route.hooks?.length || o.appMiddlewares?.length ? chainedHandler(o, route, state, o.appMiddlewares ?? []) : undefined;
+    app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, state, req, reply)) });
   }
   for (const [url, methods] of methodsByPath) {
     const others = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
@@ -215,24 +216,17 @@ async function callerOf(o: ServerOptions, route: RouteDef, req: FastifyRequest):
 
 const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
 
-const routeStates = new WeakMap<RouteDef, RouteState>();
-
-/** v4's `ctx.state.route` of a route: one object per route, made on its first request */
+/** v4's `ctx.state.route` of a route: made once, when the route is registered, and shared by its requests */
 function routeStateOf(route: RouteDef): RouteState {
-  let state = routeStates.get(route);
-  if (!state) {
-    const pluginName = route.origin?.pluginName ?? uidPart(route.action, 'plugin::');
-    const info: RouteState['info'] = pluginName ? { pluginName, type: 'content-api' } : { apiName: route.origin?.apiName ?? uidPart(route.action, 'api::'), type: 'content-api' };
-    state = { uid: route.uid, action: route.action, handler: route.action, method: route.method, path: route.path, config: route.config as Record<string, unknown>, info };
-    routeStates.set(route, state);
-  }
-  return state;
+  const pluginName = route.origin?.pluginName ?? uidPart(route.action, 'plugin::');
+  const info: RouteState['info'] = pluginName ? { pluginName, type: 'content-api' } : { apiName: route.origin?.apiName ?? uidPart(route.action, 'api::'), type: 'content-api' };
+  return { uid: route.uid, action: route.action, handler: route.action, method: route.method, path: route.path, config: route.config as Record<string, unknown>, info };
 }
 
 /** `uidPart('api::article.article.find', 'api::')` -> `article`; undefined for another namespace */
 const uidPart = (action: string, namespace: string): string | undefined => (action.startsWith(namespace) ? action.slice(namespace.length).split('.')[0] : undefined);
 
-function contextOf(route: RouteDef, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
+function contextOf(state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
   return createContext({
     query: (req.query ?? {}) as Record<string, unknown>,
     params: (req.params ?? {}) as Record<string, string>,
@@ -241,20 +235,20 @@ function contextOf(route: RouteDef, req: FastifyRequest, reply: FastifyReply, au
     method: req.method,
     url: req.url,
     auth,
-    route: routeStateOf(route),
+    route: state,
     user: auth.kind === 'user' ? auth.user : undefined,
     raw: { req, reply },
   });
 }
 
-async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function handle(o: ServerOptions, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   // callerOf inlined: the hot path keeps one await for authentication
   let auth = UNAUTHENTICATED;
   if (route.config.auth !== false) {
     auth = await o.access.authenticate(req.headers.authorization);
     o.access.authorize(auth, route.action);
   }
-  const ctx = contextOf(route, req, reply, auth);
+  const ctx = contextOf(state, req, reply, auth);
   const result = await route.handler(ctx);
   // v4 (returnBodyMiddleware): the body the controller set wins over the value it returned, as on the chained path
   return send(reply, ctx, ctx.body ?? result);
@@ -265,7 +259,7 @@ async function handle(o: ServerOptions, route: RouteDef, req: FastifyRequest, re
  * it: project middlewares (config/middlewares.js order), authentication and the permission check, the
  * route's policies, its middlewares, then the handler, whose result is in `ctx.body` when `next()` returns.
  */
-function chainedHandler(o: ServerOptions, route: RouteDef, appMiddlewares: KoaMiddleware[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, appMiddlewares: KoaMiddleware[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const authenticate: KoaMiddleware = async (ctx, next) => {
     const raw = ctx.raw!;
     const auth = await callerOf(o, route, raw.req);
@@ -281,7 +275,7 @@ function chainedHandler(o: ServerOptions, route: RouteDef, appMiddlewares: KoaMi
   const run = compose([...appMiddlewares, authenticate, ...(route.hooks ?? []), handler]);
   return async (req, reply) => {
     // no one is authenticated before the project middlewares ran (v4: they run before the router)
-    const ctx = contextOf(route, req, reply, NOBODY);
+    const ctx = contextOf(state, req, reply, NOBODY);
     await run(ctx);
     await send(reply, ctx, ctx.body);
   };

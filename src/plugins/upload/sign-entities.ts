@@ -54,8 +54,12 @@ function mediaReach(model: Model): Set<string> {
   return reach;
 }
 
+type MapMedia = (ct: ContentType, v: unknown, onFile: (file: Obj) => Obj) => unknown;
+
 /** v4's traverseEntity, limited to what can hold media: `onFile` maps each file; containers are copied only where something changed */
-function mapMedia(model: Model, reach: Set<string>, onFile: (file: Obj) => Obj) {
+function mediaMapper(model: Model, reach: Set<string>): MapMedia {
+  // set by each call: the traversal is synchronous, so one call's mapping never sees another's
+  let onFile: (file: Obj) => Obj = (f) => f;
   const fileType = model.get(FILE_UID);
   const list = (value: unknown, fn: (v: unknown) => unknown): unknown => {
     if (!Array.isArray(value)) return fn(value);
@@ -96,7 +100,10 @@ function mapMedia(model: Model, reach: Set<string>, onFile: (file: Obj) => Obj) 
     }
     return out ?? v;
   }
-  return entity;
+  return (ct, v, fn) => {
+    onFile = fn;
+    return entity(ct, v);
+  };
 }
 
 /** runs the tasks, at most `limit` at a time; the first failure stops the rest from starting */
@@ -133,6 +140,8 @@ export function createMediaSigner(opts: {
   const { model, provider, providerName } = opts;
   const limit = opts.concurrency ?? SIGN_CONCURRENCY;
   let reach: Set<string> | undefined;
+  /** the traversal, built at start-up for a private provider */
+  let mapMedia: MapMedia | undefined;
 
   /** v4's signFileUrls for every file found: copies, with the url assignments queued */
   async function signFiles(files: Set<Obj>): Promise<Map<Obj, Obj>> {
@@ -170,18 +179,21 @@ export function createMediaSigner(opts: {
     active: false,
     async start() {
       signer.active = !opts.adminOnly && (await provider.isPrivate());
-      if (signer.active) reach = mediaReach(model);
+      if (signer.active) {
+        reach = mediaReach(model);
+        mapMedia = mediaMapper(model, reach);
+      }
     },
     async sign<T>(uid: string, result: T): Promise<T> {
       const ct = model.get(uid);
-      if (!signer.active || !reach || !ct || !reach.has(uid) || result === null || result === undefined) return result;
+      if (!signer.active || !reach || !mapMedia || !ct || !reach.has(uid) || result === null || result === undefined) return result;
+      const map = mapMedia;
+      const each = (onFile: (f: Obj) => Obj) => (Array.isArray(result) ? result.map((e) => map(ct, e, onFile)) : map(ct, result, onFile));
       const found = new Set<Obj>();
-      const collect = mapMedia(model, reach, (f) => (found.add(f), f));
-      const each = (fn: (ct: ContentType, v: unknown) => unknown) => (Array.isArray(result) ? result.map((e) => fn(ct, e)) : fn(ct, result));
-      each(collect);
+      each((f) => (found.add(f), f));
       if (!found.size) return result;
       const signed = await signFiles(found);
-      return each(mapMedia(model, reach, (f) => signed.get(f) ?? f)) as T;
+      return each((f) => signed.get(f) ?? f) as T;
     },
   };
   return signer;
