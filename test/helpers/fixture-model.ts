@@ -5,7 +5,8 @@ import { internalModelSources } from '../../src/model/internal-models';
 import { loadApiContentTypes, loadComponents } from '../../src/project/schemas';
 import type { Model } from '../../src/model/types';
 
-export const SHARED = path.resolve(__dirname, '../../../shared');
+/** the shared folder beside the checkout (TESSERA_SHARED elsewhere: .ci/run sets it for a clone made away from it) */
+export const SHARED = process.env.TESSERA_SHARED ?? path.resolve(__dirname, '../../../shared');
 export const FIXTURE_APP = path.join(SHARED, 'strapi4');
 export const FIXTURE_DB = path.join(FIXTURE_APP, 'fixture-data/data.db');
 

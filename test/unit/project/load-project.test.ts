@@ -8,8 +8,9 @@ import { ModelError } from '../../../src/model/errors';
 import { ProjectError } from '../../../src/project/errors';
 import { loadProject } from '../../../src/project/load-project';
 import { isCoreController, isCoreRouter, isCoreService } from '../../../src/project/strapi-module';
+import { FIXTURE_APP } from '../../helpers/fixture-model';
 
-const STRAPI4 = path.resolve(__dirname, '../../../../shared/strapi4');
+const STRAPI4 = FIXTURE_APP;
 const fixtures = path.resolve(__dirname, '../../fixtures');
 
 const tmpDirs: string[] = [];

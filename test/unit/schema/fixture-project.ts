@@ -5,8 +5,9 @@ import { buildModel, type ModelSource } from '../../../src/model/build-model';
 import { internalModelSources } from '../../../src/model/internal-models';
 import type { Model, RawSchema } from '../../../src/model/types';
 
-export const FIXTURE_APP = '/work/shared/strapi4';
-export const FIXTURE_DB = path.join(FIXTURE_APP, 'fixture-data/data.db');
+import { FIXTURE_APP } from '../../helpers/fixture-model';
+
+export { FIXTURE_APP, FIXTURE_DB } from '../../helpers/fixture-model';
 
 const readJson = (file: string): RawSchema => JSON.parse(fs.readFileSync(file, 'utf8')) as RawSchema;
 const dirs = (dir: string): string[] =>
