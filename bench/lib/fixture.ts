@@ -1,4 +1,4 @@
-// Where the fixture app (../shared/strapi4) lives, its Model, and private copies of it for a server.
+// Where the fixture app (test/fixtures/strapi4-app) lives, its Model, and private copies of it for a server.
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildModel } from '../../src/model/build-model';
@@ -8,8 +8,7 @@ import { loadApiContentTypes, loadComponents } from '../../src/project/schemas';
 
 export const REPO = path.resolve(__dirname, '../..');
 export const BENCH_DIR = path.resolve(__dirname, '..');
-export const SHARED = process.env.TESSERA_SHARED ?? path.resolve(REPO, '../shared');
-export const FIXTURE_APP = path.join(SHARED, 'strapi4');
+export const FIXTURE_APP = path.join(REPO, 'test/fixtures/strapi4-app');
 export const FIXTURE_DATA = path.join(FIXTURE_APP, 'fixture-data');
 /** datasets and scratch copies (git-ignored) */
 export const CACHE_DIR = path.join(BENCH_DIR, '.cache');

@@ -1,4 +1,5 @@
-// `tessera develop [dir]`: runs `start` in a child process and restarts it when src/ or config/ change.
+// `tessera develop [dir]`: runs `start` in a child process and restarts it when src/ or config/ change, or
+// when project code calls `strapi.reload()` (the child sends 'reload').
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +13,15 @@ export async function develop(args: Args, argv: string[]): Promise<number> {
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
   const run = () => {
-    child = fork(bin, childArgs, { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });
+    child = fork(bin, childArgs, { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development', TESSERA_DEVELOP: '1' } });
+    child.on('message', (m) => {
+      if (m === 'reload') restart('strapi.reload()', 'called');
+    });
   };
-  const restart = (file: string) => {
+  const restart = (file: string, what = 'changed') => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      process.stdout.write(`tessera develop: ${file} changed, restarting\n`);
+      process.stdout.write(`tessera develop: ${file} ${what}, restarting\n`);
       if (child && child.exitCode === null) {
         child.once('exit', run);
         child.kill('SIGTERM');

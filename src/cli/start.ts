@@ -10,7 +10,9 @@ export async function start(args: Args): Promise<number> {
   const t0 = Date.now();
   let app;
   try {
-    app = await createTessera({ dir });
+    // under `tessera develop` (cli/develop.ts), strapi.reload() asks it for a restart
+    const restart = process.env.TESSERA_DEVELOP === '1' && process.send ? () => void process.send!('reload') : undefined;
+    app = await createTessera({ dir, restart });
   } catch (err) {
     process.stderr.write(`${describeStartupError(err)}\n`);
     return 1;

@@ -94,7 +94,8 @@ export function createApi(deps: ApiDeps) {
   };
   // config/api.js `rest.maxPopulateDepth` (docs/configuration.md)
   const maxPopulateDepth = Number(project.config.get('api.rest.maxPopulateDepth', MAX_POPULATE_DEPTH)) || MAX_POPULATE_DEPTH;
-  const trusted: QueryContext = { model, visibility, pagination, maxPopulateDepth, canRead: () => true };
+  // project code (strapi.service(uid)): every attribute, as v4's core service; the core controller sanitizes
+  const trusted: QueryContext = { model, visibility: { ...visibility, trusted: true }, pagination, maxPopulateDepth, canRead: () => true };
   const limits = queryLimits((key) => project.config.get(key, undefined));
   const findOnePublicationState = project.config.get<boolean>('api.rest.findOnePublicationState', false) === true;
   // config/api.js `rest.jsonReads` (docs/configuration.md): false answers every read through the JavaScript path
@@ -118,6 +119,7 @@ export function createApi(deps: ApiDeps) {
       json: jsonReads && ct.kind === 'collectionType' ? { find: (q) => core.findJson(q), findOne: (id, q) => core.findOneJson(id, q) } : undefined,
       queryContext: (ctx) => queryContext(ctx),
       uploads: deps.uploads,
+      privateAttributes: visibility.globalPrivate,
     }, ct);
     const ctrlModule = api?.controllers[ct.uid];
     controllers.define(ct.uid, () => extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));

@@ -10,7 +10,8 @@ import type { DocumentService } from '../documents/document-service';
 import type { LocalizedContent, MediaSigning } from '../rest/core-service';
 import type { QueryFn } from '../query/query-engine';
 import type { Entity, FindParams, OrderBy, Populate, PopulateNode, Where } from '../query/types';
-import { hashPassword, isBcryptHash, DEFAULT_BCRYPT_ROUNDS } from '../auth/passwords';
+import { hashPasswordAttributes } from '../auth/passwords';
+import { localDateOrTime } from '../storage/values';
 
 export type V4Params = Record<string, unknown>;
 
@@ -126,15 +127,17 @@ function readParams(p: V4Params = {}): Pick<FindParams, 'select' | 'populate'> {
   return { select: toSelect(p.fields), populate: toPopulate(p.populate) };
 }
 
-/** Project code passes Date objects (`publishedAt: new Date()`), which v4's database fields accept: as text here. */
+/**
+ * Project code passes Date objects (`publishedAt: new Date()`), which v4's database fields accept: as text
+ * here, dates and times in the server's time zone as v4 writes them (storage/values.ts localDateOrTime).
+ */
 function withDatesAsText(ct: ContentType, data: Record<string, unknown>): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(data)) {
     const attr = ct.attributes[name];
     if (!(value instanceof Date) || !attr || attr.kind !== 'scalar' || Number.isNaN(value.getTime())) continue;
-    const iso = value.toISOString();
     out ??= { ...data };
-    out[name] = attr.type === 'date' ? iso.slice(0, 10) : attr.type === 'time' ? iso.slice(11, 23) : iso;
+    out[name] = attr.type === 'date' || attr.type === 'time' ? localDateOrTime(attr.type, value) : value.toISOString();
   }
   return out ?? data;
 }
@@ -149,20 +152,15 @@ export function createEntityService(deps: EntityServiceDeps) {
     return ct;
   };
 
-  /** validate first (so rules such as minLength see the plain password), then replace passwords by hashes */
-  function prepare(ct: ContentType, input: Record<string, unknown>, isCreate: boolean, isDraft: boolean): { data: Record<string, unknown>; passwordSet: boolean } {
+  /**
+   * validate first (so rules such as minLength see the plain password), then replace passwords by hashes:
+   * here, before the write transaction, so a hash (in a worker thread) never holds the writer
+   */
+  async function prepare(ct: ContentType, input: Record<string, unknown>, isCreate: boolean, isDraft: boolean): Promise<{ data: Record<string, unknown>; passwordSet: boolean }> {
     const data = withDatesAsText(ct, input);
     validateInput(model, ct, data, { isCreate, isDraft });
-    const out = { ...data };
-    let passwordSet = false;
-    for (const attr of Object.values(ct.attributes)) {
-      const v = out[attr.name];
-      if (attr.kind !== 'scalar' || attr.type !== 'password' || typeof v !== 'string' || isBcryptHash(v)) continue;
-      const rounds = Number((attr.raw.encryption as { rounds?: unknown } | undefined)?.rounds ?? DEFAULT_BCRYPT_ROUNDS);
-      out[attr.name] = hashPassword(v, Number.isInteger(rounds) && rounds >= 4 && rounds <= 31 ? rounds : DEFAULT_BCRYPT_ROUNDS);
-      passwordSet = true;
-    }
-    return { data: out, passwordSet };
+    const { data: out, hashed } = await hashPasswordAttributes(ct, { ...data });
+    return { data: out, passwordSet: hashed };
   }
 
   const service = {
@@ -193,7 +191,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       if (!isObject(params.data)) throw new ValidationError('cannot create');
       const raw: Record<string, unknown> = { ...params.data };
       if (ct.draftAndPublish && !('publishedAt' in raw)) raw.publishedAt = null; // v4: a draft unless told
-      const { data } = prepare(ct, raw, true, ct.draftAndPublish && raw.publishedAt === null);
+      const { data } = await prepare(ct, raw, true, ct.draftAndPublish && raw.publishedAt === null);
       const created = await signed(uid, ct.localized && deps.localized ? await deps.localized.create(ct, data, readParams(params)) : await documents.create(ct, data, readParams(params)));
       deps.notifyWrite(uid);
       deps.events?.entry('entry.create', uid, created);
@@ -206,7 +204,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       if (!current) return null;
       const input = isObject(params.data) ? params.data : {};
       const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current.publishedAt === null));
-      const { data, passwordSet } = prepare(ct, input, false, isDraft);
+      const { data, passwordSet } = await prepare(ct, input, false, isDraft);
       const updated = await signed(uid, ct.localized && deps.localized ? await deps.localized.update(ct, current.id, data, readParams(params)) : await documents.update(ct, current.id, data, readParams(params)));
       deps.notifyWrite(uid);
       deps.events?.entry('entry.update', uid, updated);

@@ -1,5 +1,6 @@
 // The `strapi` object project code receives (register/bootstrap, controllers via global `strapi`):
-// the v4 surface that exists so far. Plugins register their services here.
+// the v4 surface that exists so far (docs/configuration.md, "The strapi object"). Plugins register their
+// services here; the members about the running server are built in strapi-runtime.ts.
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Model } from '../model/types';
@@ -13,6 +14,12 @@ import type { CoreAccess } from './access';
 import type { EntityService } from './entity-service';
 import type { TesseraPlugin } from './plugin';
 import type { EventHub } from '../webhooks/event-hub';
+import type { KoaMiddleware } from '../rest/route-chain';
+import { requestContext } from '../rest/request-scope';
+import type { HookRegistry } from '../rest/route-chain';
+import type { ProjectHttpServer } from '../server/project-http-server';
+import type { Cron } from './cron';
+import { createContainer, createReload, createServerFacade, createStrapiFetch, createTelemetry } from './strapi-runtime';
 
 export interface StrapiDeps {
   project: Project;
@@ -28,6 +35,20 @@ export interface StrapiDeps {
   lifecycles: Lifecycles;
   /** v4's `strapi.eventHub` (webhooks/event-hub.ts) */
   eventHub?: EventHub;
+  /** v4's `strapi.cron` (core/cron.ts) */
+  cron: Cron;
+  /** the http.Server the instance will answer on (`strapi.server.httpServer`) */
+  httpServer: ProjectHttpServer;
+  /** `strapi.server.use(mw)`: adds a project middleware (an error once the server is built) */
+  useMiddleware(mw: KoaMiddleware): void;
+  /** the project's policies and middlewares by uid (`strapi.policy`, `strapi.middleware`) */
+  hooks(): HookRegistry;
+  /** true once register and bootstrap ran (`strapi.isLoaded`) */
+  isLoaded(): boolean;
+  /** under `tessera develop`: asks for a restart (`strapi.reload()`) */
+  restart?: () => void;
+  /** whether requests run in strapi.requestContext (core/tessera.ts decides) */
+  trackRequests: boolean;
 }
 
 export function createStrapiObject(d: StrapiDeps) {
@@ -46,20 +67,25 @@ export function createStrapiObject(d: StrapiDeps) {
     contentType: (n: string) => schemaOf(`plugin::${name}.${n}`),
     config: (key: string, def?: unknown) => project.config.get(`plugin.${name}.${key}`, def),
   });
+  // v4's winston levels: `http` (v4's default level) shows as info, `verbose` as debug, `silly` as trace
   const log = {
-    info: (m: unknown) => d.log.info(String(m)),
-    warn: (m: unknown) => d.log.warn(String(m)),
     error: (m: unknown) => d.log.error(m instanceof Error ? { err: m } : {}, m instanceof Error ? m.message : String(m)),
+    warn: (m: unknown) => d.log.warn(String(m)),
+    info: (m: unknown) => d.log.info(String(m)),
+    http: (m: unknown) => d.log.info(String(m)),
+    verbose: (m: unknown) => d.log.debug(String(m)),
     debug: (m: unknown) => d.log.debug(String(m)),
+    silly: (m: unknown) => d.log.trace(String(m)),
   };
-  return {
+  const appDirs = { root, src: path.join(root, 'src'), api: path.join(root, 'src/api'), components: path.join(root, 'src/components'), extensions: path.join(root, 'src/extensions'), policies: path.join(root, 'src/policies'), middlewares: path.join(root, 'src/middlewares'), config: path.join(root, 'config') };
+  const contentTypes = Object.fromEntries([...model.contentTypes].map(([uid, ct]) => [uid, ct.schema]));
+  const strapi = {
     config: project.config,
     log,
-    dirs: {
-      app: { root, src: path.join(root, 'src'), api: path.join(root, 'src/api'), components: path.join(root, 'src/components'), extensions: path.join(root, 'src/extensions'), policies: path.join(root, 'src/policies'), middlewares: path.join(root, 'src/middlewares'), config: path.join(root, 'config') },
-      static: { public: project.publicDir },
-    },
-    contentTypes: Object.fromEntries([...model.contentTypes].map(([uid, ct]) => [uid, ct.schema])),
+    /** `dist` is the app folder: a JavaScript project is not built */
+    dirs: { app: appDirs, dist: { ...appDirs }, static: { public: project.publicDir } },
+    contentTypes,
+    contentType: (uid: string) => contentTypes[uid],
     components: Object.fromEntries([...model.components].map(([uid, ct]) => [uid, ct.schema])),
     getModel: schemaOf,
     query: (uid: string) => d.query(uid),
@@ -97,6 +123,45 @@ export function createStrapiObject(d: StrapiDeps) {
     plugin,
     plugins: new Proxy({}, { get: (_t, name: string) => plugin(name) }),
     admin: { services: adminServices },
+    policy: (uid: string) => d.hooks().policies.get(uid),
+    middleware: (uid: string) => d.hooks().middlewares.get(uid),
+    /** the koa ctx of the request the calling code runs for (rest/request-scope.ts) */
+    requestContext: d.trackRequests ? requestContext : untrackedRequestContext(d.log),
+    cron: d.cron,
+    server: createServerFacade({ http: d.httpServer, use: d.useMiddleware }),
+    reload: createReload({ restart: d.restart, warn: (m) => d.log.warn(m) }),
+    fetch: createStrapiFetch({ globalProxy: project.config.get('server.globalProxy', undefined), warn: (m) => d.log.warn(m) }),
+    telemetry: createTelemetry(),
+    container: undefined as unknown as ReturnType<typeof createContainer>,
+    get isLoaded() {
+      return d.isLoaded();
+    },
+    /** Enterprise features: none */
+    EE: false,
+  };
+  strapi.container = createContainer(() => strapi, {
+    config: project.config,
+    'content-types': { get: (uid: string) => contentTypes[uid], getAll: () => contentTypes },
+    services: { get: (uid: string) => strapi.service(uid) },
+    controllers: { get: (uid: string) => strapi.controller(uid) },
+    policies: { get: (uid: string) => strapi.policy(uid) },
+    middlewares: { get: (uid: string) => strapi.middleware(uid) },
+  });
+  return strapi;
+}
+
+/** strapi.requestContext while requests are not tracked (no project file mentions it): says how to turn it on */
+function untrackedRequestContext(log: Logger) {
+  let warned = false;
+  return {
+    run: requestContext.run,
+    get() {
+      if (!warned) {
+        warned = true;
+        log.warn('strapi.requestContext.get() is called, but requests are not tracked (no file of src/ or config/ mentions requestContext, or config/server.js sets `requestContext: false`): set `requestContext: true` in config/server.js');
+      }
+      return undefined;
+    },
   };
 }
 

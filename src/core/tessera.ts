@@ -14,6 +14,7 @@ import { SqliteDatabase } from '../storage/sqlite/sqlite-database';
 import type { Database } from '../storage/dialect';
 import { syncSchema } from '../storage/schema/sync-schema';
 import { Lifecycles } from '../storage/lifecycles';
+import { onJsonFallback } from '../storage/read-json';
 import { createDocumentService } from '../documents/document-service';
 import { createLogger } from './logger';
 import { createI18nPlugin } from '../plugins/i18n';
@@ -27,8 +28,14 @@ import { createApi } from './api';
 import { createStrapiObject, type StrapiObject } from './strapi-object';
 import { buildServer } from '../server/http-server';
 import { middlewareSettings } from '../server/middlewares-config';
+import { maxJsonDepth } from '../json-nesting';
 import { attachRouteHooks, hookRegistry, projectMiddlewares } from '../rest/route-chain';
 import { createWebhooks } from '../webhooks/index';
+import { createCron, type Cron } from './cron';
+import { createCronLock } from './cron-lock';
+import { createProjectHttpServer } from '../server/project-http-server';
+import type { KoaMiddleware } from '../rest/route-chain';
+import { projectSourceUses } from '../project/source-uses';
 import { attachWebhooks } from '../webhooks/registry';
 
 export interface TesseraOptions {
@@ -39,6 +46,8 @@ export interface TesseraOptions {
   logger?: Logger;
   /** false: open the project's storage only (CLI maintenance), without register/bootstrap */
   lifecycle?: boolean;
+  /** what `strapi.reload()` does: under `tessera develop`, ask the parent process for a restart */
+  restart?: () => void;
 }
 
 export interface Tessera {
@@ -78,7 +87,10 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const project = await loadProject(path.resolve(opts.dir), { env: opts.env });
   const model = buildModel(modelSources(project));
   const settings = middlewareSettings(project.config.get('middlewares'), path.join(project.dir, 'config/middlewares.js'));
+  // config/api.js `rest.maxJsonDepth`: JSON bodies (server) and json/blocks values (document service)
+  const jsonDepth = maxJsonDepth((key) => project.config.get(key, undefined));
   const db = openDatabase(project);
+  let cron: Cron | undefined;
   try {
     const listeners: WriteListener[] = [];
     // v4's write events: strapi.eventHub and the webhooks of strapi_webhooks (docs/configuration.md, "Webhooks")
@@ -91,11 +103,13 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       error: (err, m) => log.error({ err }, m),
     });
     attachWebhooks(db, webhooks);
+    // a read the JSON path hands to the JavaScript path: one warning per query shape, with the error
+    onJsonFallback(db, (err, m) => log.warn({ err }, m));
     // the models' lifecycles.js and strapi.db.lifecycles subscribers, run by the query engine and document service
     const lifecycles = new Lifecycles(project.lifecycles, db);
     // the i18n plugin (below) knows the default locale; the query engine asks it only once serving
     const query = createQueryEngine(db, model, listeners, { defaultLocale: () => i18n.locales.defaultLocaleSync(), lifecycles });
-    const documents = createDocumentService(db, model, { warn: (m) => log.warn(m), lifecycles });
+    const documents = createDocumentService(db, model, { warn: (m) => log.warn(m), lifecycles, maxJsonDepth: jsonDepth });
     const access = createAccess({ project, model, db, query, log, listeners });
     let strapi: StrapiObject | undefined;
     const pluginContext = (name: string): PluginContext => ({
@@ -120,26 +134,49 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       upload,
       i18n,
     ];
+    // strapi.cron (config/server.js `cron`), strapi.server (the http.Server exists from now on, as in v4; a
+    // middleware given to strapi.server.use() joins the project middlewares: in register before them, later after)
+    const jobs = createCron({ strapi: () => strapi, lock: createCronLock(db), error: (err, m) => log.error({ err }, m), warn: (m) => log.warn(m) });
+    cron = jobs;
+    const httpServer = createProjectHttpServer();
+    const usedMiddlewares: { before: KoaMiddleware[]; after: KoaMiddleware[] } = { before: [], after: [] };
+    let phase: 'register' | 'bootstrap' | 'built' = 'register';
+    let loaded = false;
+    const hooks = hookRegistry(project, () => strapi);
+    // strapi.requestContext: requests are tracked when project code mentions it, or config/server.js says so
+    const trackRequests = project.config.get<boolean | undefined>('server.requestContext', undefined) ?? projectSourceUses(project.dir, 'requestContext');
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
-    strapi = createStrapiObject({ project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles, eventHub: webhooks.eventHub });
+    strapi = createStrapiObject({
+      project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles, eventHub: webhooks.eventHub,
+      cron: jobs, httpServer, hooks: () => hooks, isLoaded: () => loaded, restart: opts.restart, trackRequests,
+      useMiddleware: (mw) => {
+        if (phase === 'built') throw new Error('strapi.server.use() is only possible in register or bootstrap (the server is built once, at start)');
+        usedMiddlewares[phase === 'register' ? 'before' : 'after'].push(mw);
+      },
+    });
     (globalThis as { strapi?: unknown }).strapi = strapi;
     api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles, media: upload.media });
     api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;
     if (lifecycle) await project.app.register?.({ strapi });
+    phase = 'bootstrap';
     const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
     await access.bootstrap();
     for (const plugin of plugins) await plugin.bootstrap?.();
+    // as v4: the tasks of config/server.js are added before the project's bootstrap, started after it
+    if (lifecycle && project.config.get<boolean>('server.cron.enabled', false) === true) jobs.add(project.config.get('server.cron.tasks', {}));
     if (lifecycle) await project.app.bootstrap?.({ strapi });
     await webhooks.load(); // as v4: after the bootstrap
+    if (lifecycle) jobs.start();
+    loaded = true;
 
     const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
     access.setKnownActions(routes.map((r) => r.action));
     // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up
-    const hooks = hookRegistry(project, () => strapi);
     attachRouteHooks(routes, hooks);
-    const appMiddlewares = projectMiddlewares(settings.project, path.join(project.dir, 'config/middlewares.js'), hooks);
+    phase = 'built';
+    const appMiddlewares = [...usedMiddlewares.before, ...projectMiddlewares(settings.project, path.join(project.dir, 'config/middlewares.js'), hooks), ...usedMiddlewares.after];
     const server = buildServer({
       routes,
       prefix: project.config.get<string>('api.rest.prefix', '/api'),
@@ -147,9 +184,12 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       appMiddlewares,
       access: access.rest,
       trustProxy: project.config.get<boolean>('server.proxy', false) === true,
+      maxJsonDepth: jsonDepth,
       publicDir: project.publicDir,
       faviconFile: path.join(project.dir, 'favicon.png'),
       log,
+      httpServer,
+      trackRequests,
     });
     for (const plugin of plugins) await plugin.server?.(server);
     await server.ready();
@@ -167,6 +207,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       async close() {
         if (closed) return;
         closed = true;
+        await jobs.destroy(); // no new runs; the runs in flight finish (bounded) before the database closes
         await server.close(); // stops accepting, lets requests in flight finish
         if (lifecycle) await project.app.destroy?.({ strapi });
         for (const plugin of plugins) await plugin.destroy?.();
@@ -180,6 +221,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       },
     };
   } catch (err) {
+    await cron?.destroy().catch(() => undefined); // a start-up that fails after bootstrap leaves no job running
     await db.close().catch(() => undefined);
     throw err;
   }

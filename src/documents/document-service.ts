@@ -13,6 +13,8 @@ import { ConnectOrderError } from '../storage/relation-order';
 import { RelationInputError } from '../storage/relation-ops';
 import { relationsIssue } from './relation-checks';
 import { collectInput, uniqueCandidates, validationError, type ValidateOptions } from './validate-input';
+import { DEFAULT_MAX_JSON_DEPTH } from '../json-nesting';
+import { hashPasswordAttributes } from '../auth/passwords';
 
 export type ReadParams = Pick<FindParams, 'select' | 'populate'> & {
   /** a Content API read (validated): lifecycle hooks cannot widen what it returns (hooked-entities.ts) */
@@ -30,6 +32,8 @@ export interface DocumentServiceOptions {
   warn?(message: string): void;
   /** the models' lifecycle hooks (v4 runs them in its database layer, below the entity service) */
   lifecycles?: Lifecycles;
+  /** levels a json or blocks value may nest (config/api.js `rest.maxJsonDepth`; json-nesting.ts) */
+  maxJsonDepth?: number;
 }
 
 const UNIQUE_MESSAGE = 'This attribute must be unique';
@@ -49,7 +53,11 @@ async function checkUnique(tx: Executor, model: Model, ct: ContentType, data: Re
   if (errors.length) throw new ValidationError(errors.length === 1 ? UNIQUE_MESSAGE : `${errors.length} errors occurred`, { errors });
 }
 
-/** v4's entity validation: field errors and the relations check answered together, then date conversions. */
+/**
+ * v4's entity validation: field errors and the relations check answered together, then date conversions;
+ * then v4's password transform (a password never reaches the table in clear, whichever service wrote it;
+ * the entity service hashes before its transaction, so here only the core service's writes are hashed).
+ */
 async function validate(tx: Executor, model: Model, ct: ContentType, input: Record<string, unknown>, opts: ValidateOptions, warn: (m: string) => void) {
   const run = collectInput(model, ct, input, opts);
   const relations = await relationsIssue(tx, model, ct, input);
@@ -57,8 +65,7 @@ async function validate(tx: Executor, model: Model, ct: ContentType, input: Reco
   if (errors.length) throw validationError(errors);
   // v4 raises these from the database layer: the message only, `details: {}`
   if (run.dbErrors.length) throw new ValidationError(run.dbErrors[0].message);
-  for (const item of run.dropped) warn(`${ct.uid}: dynamic-zone item ${item} is not a component of that zone; it was not saved`);
-  return run.data;
+  return (await hashPasswordAttributes(ct, run.data)).data;
 }
 
 /** Errors the storage raises for input it refuses -> v4's answers. */
@@ -71,6 +78,7 @@ function asClientError(err: unknown): unknown {
 
 export function createDocumentService(db: Database, model: Model, options: DocumentServiceOptions = {}): DocumentService {
   const warn = options.warn ?? (() => undefined);
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const lc = options.lifecycles ?? new Lifecycles({});
   /** v4's `db.query(uid).findOne`, hooks included: the reads its entity service and entity manager make */
   const findOne = (tx: Executor, ct: ContentType, params: FindParams, read?: ReadParams) =>
@@ -92,7 +100,7 @@ export function createDocumentService(db: Database, model: Model, options: Docum
         const raw = { ...input };
         if (ct.draftAndPublish && !('publishedAt' in raw)) raw.publishedAt = new Date().toISOString();
         const isDraft = ct.draftAndPublish && raw.publishedAt === null;
-        const data = await validate(tx, model, ct, raw, { isCreate: true, isDraft }, warn);
+        const data = await validate(tx, model, ct, raw, { isCreate: true, isDraft, maxJsonDepth }, warn);
         await checkUnique(tx, model, ct, data);
         if (!lc.has(ct.uid, 'create')) {
           const id = await insertEntity(tx, model, ct, data);
@@ -117,7 +125,7 @@ export function createDocumentService(db: Database, model: Model, options: Docum
           : (await findEntities(tx, model, ct, { where: { id }, select: ct.draftAndPublish ? ['publishedAt'] : [], limit: 1 }))[0] ?? null;
         if (!current) return null;
         const isDraft = ct.draftAndPublish && (input.publishedAt === null || (input.publishedAt === undefined && current.publishedAt === null));
-        const data = await validate(tx, model, ct, input, { isCreate: false, isDraft }, warn);
+        const data = await validate(tx, model, ct, input, { isCreate: false, isDraft, maxJsonDepth }, warn);
         await checkUnique(tx, model, ct, data, id);
         if (!lc.has(ct.uid, 'update')) {
           await updateEntity(tx, model, ct, id, data);

@@ -1,7 +1,10 @@
 // One scalar attribute's value: cast and checked the way v4's entity validator (yup 0.32.9, strict:false)
 // does it, then converted like v4's database fields (dates). A failed type check stops the other checks.
 import type { ScalarAttribute } from '../model/types';
+import { jsonValueTooDeep, tooDeepMessage } from '../json-nesting';
+import { asInt64, fitsInt64, INT64_MAX, INT64_MIN } from '../storage/values';
 import { toDate, toDateTime, toTime, type Converted } from './date-formats';
+import { isEmail } from './email-address';
 import { messages as m } from './validation-messages';
 
 export interface ScalarOutcome {
@@ -14,16 +17,6 @@ export interface ScalarOutcome {
 }
 
 const UID = /^[A-Za-z0-9-_.~]*$/;
-// RFC 5322-ish: dot-atom or quoted local part; domain labels; a top-level label that starts and ends with a letter.
-const ATEXT = "[a-z0-9!#$%&'*+\\-/=?^_`{|}~\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]";
-const ALNUM = '[a-z0-9\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
-const ALPHA = '[a-z\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
-const INNER = '[a-z0-9\\-._~\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]';
-export const EMAIL = new RegExp(
-  `^(?:${ATEXT}+(?:\\.${ATEXT}+)*|"(?:[^"\\\\\\r\\n]|\\\\.)*")@(?:${ALNUM}(?:${INNER}*${ALNUM})?\\.)+${ALPHA}(?:${INNER}*${ALPHA})?$`,
-  'i',
-);
-
 const regexCache = new Map<string, RegExp>();
 function compiled(source: string): RegExp {
   let re = regexCache.get(source);
@@ -68,7 +61,7 @@ function stringChecks(attr: ScalarAttribute, v: string, p: string, isDraft: bool
   }
   if (attr.type === 'uid' && !UID.test(v)) errors.push(m.matches(p, UID));
   if (attr.type === 'email') {
-    if (v !== '' && !EMAIL.test(v)) errors.push(m.email(p));
+    if (v !== '' && !isEmail(v)) errors.push(m.email(p));
     if (v.length < 1) errors.push(m.emptyEmail(p));
   }
   return errors;
@@ -83,7 +76,15 @@ function numberChecks(attr: ScalarAttribute, v: number, p: string): string[] {
   const max = attr.max === undefined ? undefined : int ? Math.trunc(attr.max) : attr.max;
   if (min !== undefined && v < min) errors.push(m.min(p, min));
   if (max !== undefined && v > max) errors.push(m.max(p, max));
+  // a number no column holds: v4 stores Infinity (read back as null) and integers past 64 bits as floats
+  if (errors.length === 0 && !int && !Number.isFinite(v)) errors.push(m.finite(p));
+  if (errors.length === 0 && int && !fitsInt64(v)) errors.push(v < 0 ? m.min(p, INT64_MIN) : m.max(p, INT64_MAX));
   return errors;
+}
+
+/** a json or blocks value nested past the limit of client writes (json-nesting.ts) */
+function nesting(v: unknown, p: string, max: number | undefined): string[] {
+  return max !== undefined && jsonValueTooDeep(v, max) ? [tooDeepMessage(p, max)] : [];
 }
 
 function converted(c: Converted): ScalarOutcome {
@@ -95,7 +96,7 @@ function converted(c: Converted): ScalarOutcome {
  * Required (notNil on create, notNull on update) only applies outside drafts; a required attribute is not
  * nullable, so for typed schemas a null fails the type check ("must be a `string` type...") as in v4.
  */
-export function checkScalar(attr: ScalarAttribute, value: unknown, p: string, opts: { isCreate: boolean; isDraft: boolean }): ScalarOutcome {
+export function checkScalar(attr: ScalarAttribute, value: unknown, p: string, opts: { isCreate: boolean; isDraft: boolean; maxJsonDepth?: number }): ScalarOutcome {
   const required = attr.required && !opts.isDraft;
   const nullable = !required;
   if (value === undefined) {
@@ -136,20 +137,25 @@ export function checkScalar(attr: ScalarAttribute, value: unknown, p: string, op
       const cast = castBoolean(value);
       return typeof cast === 'boolean' ? { value: cast, errors: [] } : typeError('boolean', cast);
     }
-    case 'biginteger':
+    case 'biginteger': {
       // untyped in v4 (the database column rejects garbage); digits are kept as a string so nothing is rounded
-      if (typeof value === 'string' && /^-?\d+$/.test(value)) return { value, errors: [] };
-      if (typeof value === 'number' && Number.isSafeInteger(value)) return { value: String(value), errors: [] };
-      return typeError('biginteger', value);
+      const digits = typeof value === 'string' && /^-?\d+$/.test(value) ? value : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
+      if (digits === undefined) return typeError('biginteger', value);
+      // past 64 bits v4 stores a rounded float ("99999999999999999999" reads back as "100000000000000000000")
+      if (asInt64(digits) === undefined) return { value, errors: [digits.startsWith('-') ? m.min(p, INT64_MIN) : m.max(p, INT64_MAX)] };
+      return { value: digits, errors: [] };
+    }
     case 'blocks': {
       let v = value;
       if (typeof v === 'string') { try { v = JSON.parse(v); } catch { /* not JSON: type error below */ } }
-      return Array.isArray(v) ? { value: v, errors: [] } : typeError('array', value);
+      return Array.isArray(v) ? { value: v, errors: nesting(v, p, opts.maxJsonDepth) } : typeError('array', value);
     }
     case 'date': return converted(toDate(value));
     case 'time': return converted(toTime(value));
     case 'datetime': case 'timestamp': return converted(toDateTime(value));
-    case 'json': default:
+    case 'json':
+      return { value, errors: nesting(value, p, opts.maxJsonDepth) };
+    default:
       return { value, errors: [] };
   }
 }

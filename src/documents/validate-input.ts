@@ -12,6 +12,8 @@ export interface ValidateOptions {
   isDraft: boolean;
   /** prefix of every error path (when validating a nested piece) */
   path?: string[];
+  /** levels of objects and arrays a json or blocks value may nest (config/api.js `rest.maxJsonDepth`); none when absent */
+  maxJsonDepth?: number;
 }
 
 export interface ValidationIssue {
@@ -24,11 +26,10 @@ interface Run {
   model: Model;
   isCreate: boolean;
   isDraft: boolean;
+  maxJsonDepth?: number;
   errors: ValidationIssue[];
   /** database-stage conversion errors (dates): v4 only reaches them when validation passed */
   dbErrors: ValidationIssue[];
-  /** printed paths of dynamic-zone items left out (a component the zone does not allow) */
-  dropped: string[];
 }
 
 /** Everything validation found, for a caller that adds its own checks before answering (relations). */
@@ -36,11 +37,7 @@ export interface CollectedInput {
   data: Data;
   errors: ValidationIssue[];
   dbErrors: ValidationIssue[];
-  dropped: string[];
 }
-
-/** marks a dynamic-zone item that is validated like v4 does, then not written */
-const DROP = Symbol('drop');
 
 type Data = Record<string, unknown>;
 
@@ -67,9 +64,9 @@ export function collectInput(model: Model, ct: ContentType, data: Data, opts: Va
     const action = opts.isCreate ? 'creation' : 'update';
     throw new ValidationError(`Invalid payload submitted for the ${action} of an entity of type ${ct.displayName}. Expected an object, but got ${typeof data}`);
   }
-  const run: Run = { model, isCreate: opts.isCreate, isDraft: opts.isDraft, errors: [], dbErrors: [], dropped: [] };
+  const run: Run = { model, isCreate: opts.isCreate, isDraft: opts.isDraft, maxJsonDepth: opts.maxJsonDepth, errors: [], dbErrors: [] };
   const out = validateObject(run, ct, data, opts.path ?? [], true);
-  return { data: out, errors: run.errors, dbErrors: run.dbErrors, dropped: run.dropped };
+  return { data: out, errors: run.errors, dbErrors: run.dbErrors };
 }
 
 /** v4's yup ValidationError: one message, or "N errors occurred". */
@@ -189,7 +186,7 @@ function validateList(
   if (attr.max !== undefined && Number.isInteger(attr.max) && value.length > attr.max) {
     run.errors.push(issue(path, m.arrayMax(p, attr.max)));
   }
-  return out.filter((item) => item !== DROP);
+  return out;
 }
 
 function validateZoneItem(run: Run, attr: DynamicZoneAttribute, item: Data, path: string[]): unknown {
@@ -201,16 +198,17 @@ function validateZoneItem(run: Run, attr: DynamicZoneAttribute, item: Data, path
     return item;
   }
   const uid = castString(raw);
-  // v4 accepts any component of the project here (its message lists them all) and stores it in the zone;
-  // a component the zone does not allow is validated the same way, then left out (see docs/compatibility.md)
+  // v4 accepts any component of the project here (its message lists them all) and stores it in the zone,
+  // data outside the zone's schema; a component the zone does not list is a 400 here (docs/compatibility.md)
   const known = typeof uid === 'string' ? run.model.components.get(uid) : undefined;
   if (!known) {
     if (typeof uid !== 'string') run.errors.push(issue(cpath, m.notType(p, 'string', uid, raw)));
     run.errors.push(issue(cpath, m.oneOf(p, [...run.model.components.keys()])));
     return item;
   }
-  const cleaned = { __component: uid, ...validateObject(run, known, item, path, false) };
-  if (attr.components.includes(known.uid)) return cleaned;
-  run.dropped.push(`${printPath(path)} (${known.uid})`);
-  return DROP;
+  if (!attr.components.includes(known.uid)) {
+    run.errors.push(issue(cpath, m.notInZone(p, known.uid, attr.name, attr.components)));
+    return item;
+  }
+  return { __component: uid, ...validateObject(run, known, item, path, false) };
 }

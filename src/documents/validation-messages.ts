@@ -43,15 +43,20 @@ export const messages = {
   required: (p: string) => `${p} is a required field`,
   /** yup mixed.oneOf (Array#join); v4 adds `null` to enumerations, printed as an empty last item: `a, b, ` */
   oneOf: (p: string, values: readonly (string | null)[]) => `${p} must be one of the following values: ${values.join(', ')}`,
+  /** Tessera's: a component the dynamic zone does not list (v4 stores it) */
+  notInZone: (p: string, uid: string, zone: string, allowed: readonly string[]) =>
+    `${p} ${uid} is not a component of the dynamic zone ${zone}: it must be one of the following values: ${allowed.join(', ')}`,
   minLength: (p: string, n: number) => `${p} must be at least ${n} characters`,
   maxLength: (p: string, n: number) => `${p} must be at most ${n} characters`,
   matches: (p: string, re: RegExp) => `${p} must match the following: "${String(re)}"`,
   email: (p: string) => `${p} must be a valid email`,
   /** v4's email validator: `.min(1, '${path} cannot be empty')` */
   emptyEmail: (p: string) => `${p} cannot be empty`,
-  min: (p: string, n: number) => `${p} must be greater than or equal to ${printValue(n)}`,
-  max: (p: string, n: number) => `${p} must be less than or equal to ${printValue(n)}`,
+  min: (p: string, n: number | bigint) => `${p} must be greater than or equal to ${printValue(n)}`,
+  max: (p: string, n: number | bigint) => `${p} must be less than or equal to ${printValue(n)}`,
   integer: (p: string) => `${p} must be an integer`,
+  /** Tessera's: v4 stores Infinity (yup's number() accepts it) and reads it back as null */
+  finite: (p: string) => `${p} must be a finite number`,
   arrayMin: (p: string, n: number) => `${p} field must have at least ${n} items`,
   arrayMax: (p: string, n: number) => `${p} field must have less than or equal to ${n} items`,
   many: (n: number) => `${n} errors occurred`,

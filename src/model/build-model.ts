@@ -29,7 +29,9 @@ function implicitAttributes(src: ModelSource, hasAdminUser: boolean): Record<str
     out.publishedAt = { type: 'datetime', configurable: false, writable: true, visible: false };
   }
   if (hasAdminUser) {
-    const by = { type: 'relation', relation: 'oneToOne', target: ADMIN_USER, configurable: false, writable: false, visible: false, useJoinTable: false, private: true };
+    // v4: private unless the schema's `options.populateCreatorFields` shows them (then populate, filters and sort may name them)
+    const isPrivate = (src.schema.options as { populateCreatorFields?: unknown } | undefined)?.populateCreatorFields !== true;
+    const by = { type: 'relation', relation: 'oneToOne', target: ADMIN_USER, configurable: false, writable: false, visible: false, useJoinTable: false, private: isPrivate };
     out.createdBy = { ...by };
     out.updatedBy = { ...by };
   }

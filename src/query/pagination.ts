@@ -40,15 +40,16 @@ function has(p: Record<string, unknown>, key: string): boolean {
 
 export function parsePagination(raw: unknown, cfg: PaginationConfig): Pagination {
   const p = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  // v4 reports mixed modes before a bad withCount (test/golden/error-precedence.*)
+  const isPage = has(p, 'page') || has(p, 'pageSize');
+  const isOffset = has(p, 'start') || has(p, 'limit');
+  if (isPage && isOffset) throw new ValidationError('Invalid pagination parameters. Expected either start/limit or page/pageSize');
   let withCount = cfg.withCount;
   if (has(p, 'withCount')) {
     const w = p.withCount === undefined ? false : WITH_COUNT.get(p.withCount);
     if (w === undefined) throw new ValidationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
     withCount = w;
   }
-  const isPage = has(p, 'page') || has(p, 'pageSize');
-  const isOffset = has(p, 'start') || has(p, 'limit');
-  if (isPage && isOffset) throw new ValidationError('Invalid pagination parameters. Expected either start/limit or page/pageSize');
   const maxLimit = cfg.maxLimit !== undefined && cfg.maxLimit > 0 ? cfg.maxLimit : undefined;
   if (isOffset) {
     const start = Math.max(0, p.start ? int(p.start, 'start') : 0);

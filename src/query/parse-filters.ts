@@ -9,10 +9,10 @@
 // rule and reports the same one.
 import type { Attribute, ContentType, ScalarAttribute } from '../model/types';
 import { ValidationError } from '../errors';
-import { ID_ATTR } from '../storage/compile-where';
+import { ID_ATTR, isPlainObject } from '../storage/compile-where';
 import { OPERATOR_SET, type Where } from './types';
 import { castFilterValue } from './cast-filter-value';
-import { isVisible } from './visibility';
+import { isShownCreator, isVisible } from './visibility';
 import { FirstMistake, isObject, MAX_FILTER_DEPTH, relationTarget, type QueryContext } from './query-context';
 
 /** v4's rules in the order it applies them; CONVERSION covers what v4 finds later (or fails on with a 500) */
@@ -23,7 +23,7 @@ const JOINS = new Set(['$and', '$or', '$not']);
 /** qs turns arrays longer than `arrayLimit` into objects with numeric keys: read those as the list */
 function listOf(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
-  if (isObject(v)) {
+  if (isPlainObject(v)) {
     const keys = Object.keys(v);
     if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) return Object.values(v);
   }
@@ -57,7 +57,7 @@ class FilterWalk extends FirstMistake {
   entity(ct: ContentType, value: unknown, depth: number): Where {
     this.enter(depth);
     if (Array.isArray(value)) return { $and: value.map((v) => this.entity(ct, v, depth + 1)) };
-    if (!isObject(value)) {
+    if (!isPlainObject(value)) {
       this.report(Rule.Conversion, 'The filters parameter must be an object or an array');
       return {};
     }
@@ -78,14 +78,14 @@ class FilterWalk extends FirstMistake {
       } else {
         const attr = ct.attributes[key];
         if (!attr) this.report(Rule.Unknown, `Invalid parameter ${key}`);
-        else if (this.allowed(attr)) out[key] = attr.kind === 'scalar' ? this.scalar(attr, v, depth + 1) : this.relation(attr, v, depth + 1);
+        else if (this.allowed(ct, attr)) out[key] = attr.kind === 'scalar' ? this.scalar(attr, v, depth + 1) : this.relation(attr, v, depth + 1);
       }
     }
     return out;
   }
 
   /** v4's rules for naming an attribute; false when it cannot be walked into at all */
-  private allowed(attr: Attribute): boolean {
+  private allowed(ct: ContentType, attr: Attribute): boolean {
     const bad = `Invalid parameter ${attr.name}`;
     if (attr.kind === 'dynamiczone') {
       this.report(Rule.DynamicZone, bad);
@@ -97,7 +97,7 @@ class FilterWalk extends FirstMistake {
     }
     if (attr.kind === 'scalar' && attr.type === 'password') this.report(Rule.Password, bad);
     if (!isVisible(attr, this.ctx.visibility)) this.report(Rule.Private, bad);
-    if (attr.kind === 'relation' && !this.ctx.canRead(attr.target)) this.report(Rule.Restricted, bad);
+    if (attr.kind === 'relation' && !isShownCreator(ct, attr) && !this.ctx.canRead(attr.target)) this.report(Rule.Restricted, bad);
     return true;
   }
 
@@ -107,13 +107,13 @@ class FilterWalk extends FirstMistake {
     this.count();
     const target = relationTarget(this.ctx.model, attr)!;
     // `filters[author]=3`, `filters[author][$in][0]=3`, `filters[author][$null]=true`: the target's id
-    if (!isObject(value) || listOf(value)) return { id: this.scalar(ID_ATTR, value, depth + 1) };
+    if (!isPlainObject(value) || listOf(value)) return { id: this.scalar(ID_ATTR, value, depth + 1) };
     const keys = Object.keys(value);
     if (!keys.every((k) => OPERATOR_SET.has(k) || JOINS.has(k))) return this.entity(target, value, depth + 1);
     const out: Where = {};
     const idOps: Record<string, unknown> = {};
     for (const [op, v] of Object.entries(value)) {
-      if (op === '$not' && !isObject(v)) idOps.$not = v;
+      if (op === '$not' && !isPlainObject(v)) idOps.$not = v;
       else if (JOINS.has(op)) Object.assign(out, this.entity(target, { [op]: v }, depth + 1));
       else idOps[op] = v;
     }
@@ -130,7 +130,8 @@ class FilterWalk extends FirstMistake {
       this.checkLength(list, attr.name);
       return { $in: list.map((x) => this.cast(attr, '$eq', x)) };
     }
-    if (!isObject(value)) {
+    // a Date (or another non-plain object) from project code is a value, as in v4, not an operator map
+    if (!isPlainObject(value)) {
       this.count();
       return this.cast(attr, '$eq', value);
     }
@@ -160,7 +161,7 @@ class FilterWalk extends FirstMistake {
   }
 
   private cast(attr: ScalarAttribute, op: string, value: unknown): unknown {
-    if (isObject(value) && op !== '$null' && op !== '$notNull') {
+    if (isPlainObject(value) && op !== '$null' && op !== '$notNull') {
       const [first] = Object.keys(value);
       this.report(Rule.Conversion, `Invalid parameter ${first ?? op}`);
       return null;

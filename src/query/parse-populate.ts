@@ -12,8 +12,9 @@
 import type { Attribute, ContentType } from '../model/types';
 import { PaginationError, ValidationError } from '../errors';
 import type { Populate, PopulateNode } from './types';
-import { isRelational, isVisible, visibleScalars } from './visibility';
+import { isRelational, isShownCreator, isVisible, visibleScalars } from './visibility';
 import { parseFields } from './parse-fields';
+import { selectWithSortAttributes } from './sort-selection';
 import { parseFilters } from './parse-filters';
 import { parseSort } from './parse-sort';
 import { isObject, MAX_POPULATE_DEPTH, relationTarget, type QueryContext } from './query-context';
@@ -84,7 +85,7 @@ function populatable(ctx: QueryContext, ct: ContentType, name: string): Attribut
   if (isMediaMorph(ct, attr)) return attr;
   if (attr.kind === 'relation' || attr.kind === 'media') {
     const target = relationTarget(ctx.model, attr);
-    if (!target || !ctx.canRead(target.uid)) return undefined; // v4 sanitizes these away
+    if (!target || (!isShownCreator(ct, attr) && !ctx.canRead(target.uid))) return undefined; // v4 sanitizes these away
   }
   return attr;
 }
@@ -203,7 +204,12 @@ function nodeFor(run: Run, attr: Attribute, value: unknown, level: number): Draf
   }
   run.enter(level);
   if (value === null) return {};
-  return isPolymorphic(attr) ? zoneNode(run, attr, value, level) : targetNode(run, targetOf(run.ctx, attr), attr.kind !== 'media', value, level);
+  if (isPolymorphic(attr)) return zoneNode(run, attr, value, level);
+  const target = targetOf(run.ctx, attr);
+  const d = targetNode(run, target, attr.kind !== 'media', value, level);
+  // a relation, component or media level is loaded through its link table: joined in v4 (query/sort-selection.ts)
+  d.select = selectWithSortAttributes(target, d.select, d.orderBy, true);
+  return d;
 }
 
 /** options of a relation, media or component node (also one component of a zone) */
@@ -272,8 +278,9 @@ function lenient(ctx: QueryContext, type: ContentType, value: Record<string, unk
   return out;
 }
 
-/** default fields: visible scalars, never a password */
+/** default fields: visible scalars, never a password (except for trusted code: v4's services return the hash) */
 function defaultSelect(ctx: QueryContext, ct: ContentType): string[] {
+  if (ctx.visibility.trusted) return visibleScalars(ct, ctx.visibility);
   return visibleScalars(ct, ctx.visibility).filter((n) => {
     const a = ct.attributes[n];
     return a.kind !== 'scalar' || a.type !== 'password';

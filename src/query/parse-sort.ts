@@ -4,7 +4,7 @@
 // turned into 400s.
 import type { Attribute, ContentType } from '../model/types';
 import { ValidationError } from '../errors';
-import { isVisible } from './visibility';
+import { isShownCreator, isVisible } from './visibility';
 import { FirstMistake, invalid, isObject, MAX_FILTER_DEPTH, relationTarget, type QueryContext } from './query-context';
 
 /** v4's sort rules in the order it applies them */
@@ -56,7 +56,7 @@ class SortCheck extends FirstMistake {
     if (!isVisible(attr, this.ctx.visibility)) this.report(Rule.Private, bad);
     if (attr.kind === 'scalar' && attr.type === 'password') this.report(Rule.Password, bad);
     if (attr.kind !== 'scalar' && isEmpty(value)) this.report(Rule.Empty, bad);
-    if (attr.kind === 'relation' && !morph && !this.ctx.canRead(attr.target)) this.report(Rule.Restricted, bad);
+    if (attr.kind === 'relation' && !morph && !isShownCreator(ct, attr) && !this.ctx.canRead(attr.target)) this.report(Rule.Restricted, bad);
     const target = attr.kind === 'dynamiczone' || morph ? undefined : relationTarget(this.ctx.model, attr);
     if (target && !isEmpty(value)) this.value(target, value, depth + 1);
   }

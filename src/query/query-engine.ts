@@ -2,7 +2,7 @@
 import type { ContentType, Model } from '../model/types';
 import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities, populate as populateEntities } from '../storage/read-entities';
-import { deleteEntity, insertEntity, updateEntity } from '../storage/write-entities';
+import { deleteEntities, deleteEntity, insertEntities, insertEntity, updateEntities, updateEntity } from '../storage/write-entities';
 import { countHooked, findManyHooked, findOneHooked, hookParams } from '../storage/hooked-entities';
 import { Lifecycles, currentHookTransaction, currentTransactionRoot, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import type { Entity, FindParams, Populate, Where, WriteParams } from './types';
@@ -99,8 +99,8 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
           for (const d of p.data) stampCreate(d);
           states = await lc.run('beforeCreateMany', ct, { params: p }, undefined, t);
         }
-        const ids: number[] = [];
-        for (const d of p.data) ids.push(await insertEntity(t, model, ct, prepare(ct, d)));
+        // every row at once: a few statements per table, whatever the number of rows
+        const ids = await insertEntities(t, model, ct, p.data.map((d) => prepare(ct, d)));
         const result = { count: ids.length, ids };
         if (states) await lc.run('afterCreateMany', ct, { params: p, result }, states, t);
         return result;
@@ -124,7 +124,7 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
         let states;
         if (has('updateMany')) states = await lc.run('beforeUpdateMany', ct, { params: p }, undefined, t);
         const found = await findEntities(t, model, ct, { where: p.where, select: [] });
-        for (const e of found) await updateEntity(t, model, ct, e.id, p.data);
+        await updateEntities(t, model, ct, found.map((e) => e.id), p.data);
         const result = { count: found.length };
         if (states) await lc.run('afterUpdateMany', ct, { params: p, result }, states, t);
         return result;
@@ -145,7 +145,7 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
         let states;
         if (has('deleteMany')) states = await lc.run('beforeDeleteMany', ct, { params: p }, undefined, t);
         const found = await findEntities(t, model, ct, { where: p.where, select: [] });
-        for (const e of found) await deleteEntity(t, model, ct, e.id);
+        await deleteEntities(t, model, ct, found.map((e) => e.id));
         const result = { count: found.length };
         if (states) await lc.run('afterDeleteMany', ct, { params: p, result }, states, t);
         return result;

@@ -9,6 +9,8 @@ import type { CoreService, JsonPage } from './core-service';
 import { ShapeCache, shapeKey } from '../query/shape-cache';
 import { jsonBody } from './json-body';
 import { markStable } from '../storage/stable-queries';
+import { sanitizeInput } from './sanitize-input';
+import { sanitizeOutput } from './sanitize-output';
 
 /** the methods of a (possibly project-extended) service the core controllers call */
 type ServiceLike = Pick<CoreService, 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'createOrUpdate' | 'deleteSingle'>;
@@ -34,10 +36,13 @@ export interface ControllerDeps {
   json?: JsonReads;
   /** multipart entry writes (`data` + `files.<path>`), when the upload plugin is there */
   uploads?: EntryUploads;
+  /** config/api.js `responses.privateAttributes` (what sanitizeOutput strips besides the schemas' private attributes) */
+  privateAttributes?: ReadonlySet<string>;
 }
 
 /** parse results depend on the caller only through what it may read, i.e. its Ability */
 const NO_ABILITY = {};
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 function envelope(page: JsonPage): string {
   return `{"data":[${page.entries.join(',')}],"meta":${page.pagination ? `{"pagination":${JSON.stringify(page.pagination)}}` : '{}'}}`;
@@ -78,11 +83,22 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     sanitizeQuery(ctx: RequestContext): Record<string, unknown> {
       return ctx.query;
     },
-    sanitizeInput(data: unknown): unknown {
-      return data;
+    /**
+     * v4's input sanitizer (sanitize-input.ts), a promise as in v4. Without a ctx v4 has no auth to verify:
+     * every relation goes.
+     */
+    async sanitizeInput(data: unknown, ctx?: RequestContext): Promise<unknown> {
+      const qc = ctx && deps.queryContext(ctx);
+      return sanitizeInput(model, ct, data, (uid) => !!qc && qc.canRead(uid));
     },
-    sanitizeOutput(data: unknown): unknown {
-      return data;
+    /**
+     * v4's output sanitizer (sanitize-output.ts), a promise as in v4: what a service returns may hold private
+     * attributes and password hashes (project code sees them, as in v4), which the Content API never answers.
+     * Without a ctx v4 has no auth to verify: relations stay.
+     */
+    async sanitizeOutput(data: unknown, ctx?: RequestContext): Promise<unknown> {
+      const canRead = ctx && deps.queryContext(ctx).canRead;
+      return sanitizeOutput(model, ct, data, { canRead, globalPrivate: deps.privateAttributes ?? NO_NAMES });
     },
     transformResponse(data: Entity | Entity[] | null, meta?: Record<string, unknown>) {
       return transformResponse(model, ct, data, meta);

@@ -11,7 +11,7 @@ import { findEntriesJson, findEntryJson } from '../storage/read-json';
 import { countHooked, findManyHooked, findOneHooked } from '../storage/hooked-entities';
 import type { Lifecycles } from '../storage/lifecycles';
 import { isStable, markStable } from '../storage/stable-queries';
-import type { RestQuery } from './parse-query';
+import { invalidPublicationState, type RestQuery } from './parse-query';
 import { paginationMeta } from '../query/pagination';
 import { LIVE, and, withPublicationState, type PublicationState } from './publication-state';
 import { webhooksOf } from '../webhooks/registry';
@@ -57,8 +57,10 @@ type Action = 'find' | 'findOne' | 'write';
  * the findOne switch is on.
  */
 function stateFor(sc: ServiceContext, q: RestQuery, action: Action): PublicationState {
-  if (action === 'find') return q.publicationState;
-  if (action === 'findOne' && sc.findOnePublicationState) return q.publicationState;
+  if (action === 'find' || (action === 'findOne' && sc.findOnePublicationState)) {
+    if (q.publicationState === 'invalid') throw invalidPublicationState();
+    return q.publicationState;
+  }
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import { parseFilters } from '../query/parse-filters';
 import { parsePopulate } from '../query/parse-populate';
 import { parseSearch } from '../query/parse-search';
 import { parseSort } from '../query/parse-sort';
+import { orderByJoins, selectWithSortAttributes, whereJoins } from '../query/sort-selection';
 import type { QueryContext } from '../query/query-context';
 
 export type { QueryContext };
@@ -20,7 +21,8 @@ export interface RestQuery {
   readonly parsed: true;
   params: FindParams;
   pagination?: Pagination;
-  publicationState: 'live' | 'preview';
+  /** `invalid`: a bad value where v4 ignores the parameter (parsePublicationStateParam) */
+  publicationState: 'live' | 'preview' | 'invalid';
   /**
    * localized types: `locale=fr`, `all`, or what v4 also takes as a condition on `locale` (a list: any of
    * them; operators: `locale[$ne]=en`), already parsed as a filter value
@@ -56,20 +58,35 @@ export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<s
   if (action === 'find' || (action === 'findOne' && ct.kind === 'singleType')) {
     params.where = and(where, search);
     params.orderBy = orderBy;
+    params.select = selectWithSortAttributes(ct, params.select, orderBy, whereJoins(ct, where) || orderByJoins(orderBy));
   }
   if (pagination) {
     params.limit = pagination.limit;
     params.offset = pagination.offset;
   }
-  const state = raw.publicationState ?? 'live';
-  if (state !== 'live' && state !== 'preview') throw new ValidationError(`Invalid publicationState. Expected "live" or "preview"`);
   return {
     parsed: true,
     params,
     pagination,
-    publicationState: state,
+    publicationState: parsePublicationStateParam(raw.publicationState, action === 'find' || ct.kind === 'singleType'),
     locale: ct.localized ? parseLocale(ctx, ct, raw.locale) : undefined,
   };
+}
+
+/**
+ * A find reads `publicationState`, and rejects a bad one; a findOne by id or a write ignores it in v4
+ * (verified on 4.26.2), so a bad value there is kept as `invalid`: only findOne's opt-in switch
+ * (rest.findOnePublicationState, rest/core-service.ts) reads it, and rejects it then.
+ */
+function parsePublicationStateParam(raw: unknown, used: boolean): RestQuery['publicationState'] {
+  const state = raw ?? 'live';
+  if (state === 'live' || state === 'preview') return state;
+  if (used) throw invalidPublicationState();
+  return 'invalid';
+}
+
+export function invalidPublicationState(): ValidationError {
+  return new ValidationError(`Invalid publicationState. Expected "live" or "preview"`);
 }
 
 /**

@@ -26,8 +26,11 @@ export interface RouteDef {
   uid?: string;
   config: RouteConfig;
   handler(ctx: RequestContext): Promise<unknown>;
-  /** where the route was declared (project routes): bare policy names resolve in this API (v4) */
-  origin?: { apiName?: string; pluginName?: string; file: string };
+  /**
+   * where the route was declared (project routes): bare policy names resolve in this API (v4); `handler`: a
+   * custom route's handler as written (`'probe.context'`), which v4 shows in `ctx.state.route.handler`
+   */
+  origin?: { apiName?: string; pluginName?: string; file: string; handler?: string };
   /** the route's policies then middlewares, resolved at start-up (route-chain.ts); absent or empty: none */
   hooks?: KoaMiddleware[];
 }
@@ -94,7 +97,7 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
         const handler = bind(controllers, ctrl, action, file);
         routes.push({
           method, path: r.path, action: `${ctrl}.${action}`, uid: ctrl, config: r.config ?? {},
-          handler: uploads ? withRequestFiles(uploads, handler) : handler, origin: { apiName, file },
+          handler: uploads ? withRequestFiles(uploads, handler) : handler, origin: { apiName, file, handler: r.handler as string },
         });
       }
     }

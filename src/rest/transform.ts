@@ -9,7 +9,7 @@ export type Entry = { id: number; attributes: Record<string, unknown>; meta?: Re
 export const ENTRY_META = Symbol('tessera.entryMeta');
 
 /** a populated `count` (`{ count: n }`) rather than an entry */
-function isCount(value: unknown): value is { count: number } {
+export function isCount(value: unknown): value is { count: number } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'count' in value && !('id' in value);
 }
 

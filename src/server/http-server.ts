@@ -1,13 +1,17 @@
 // The fastify assembly: body and query parsing as v4 does them, the v4 error envelope for everything,
 // routes with their permission check, 404/405 as JSON, health, security headers, CORS, public files.
 import fs from 'node:fs';
+import type { RequestListener } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { Logger } from 'pino';
-import { JsonSyntaxError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, toErrorBody } from '../errors';
+import { BadRequestError, JsonSyntaxError, MethodNotAllowedError, NotFoundError, ValidationError, httpErrorBody, toErrorBody } from '../errors';
+import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../json-nesting';
 import type { Access } from '../rest/access';
 import { createContext, type RequestContext, type RouteState } from '../rest/context';
 import { compose, type KoaMiddleware } from '../rest/route-chain';
+import { requestContext } from '../rest/request-scope';
+import type { ProjectHttpServer, ServerTimeouts } from './project-http-server';
 import type { Auth } from '../auth/authenticate';
 import { NO_ACCESS } from '../auth/abilities';
 import { untouchedJsonText } from '../rest/json-body';
@@ -15,8 +19,8 @@ import { auditResponse, hasResponseAuditors } from './response-audit';
 import type { RouteDef } from '../rest/routes';
 import type { MiddlewareSettings } from './middlewares-config';
 import { createQueryStringParser } from './query-string';
-import { clientErrorHandler } from './client-error';
-import { resolvePublicFile, sendPublicFile } from './static-files';
+import { clientErrorHandler, expectationFailed, frameworkError } from './client-error';
+import { canonicalFilePath, resolvePublicFile, sendPublicFile, uploadsDirOf } from './static-files';
 import { lazySchemaCompilers } from './schema-compilers';
 import { ShapeCache } from '../query/shape-cache';
 
@@ -32,6 +36,15 @@ export interface ServerOptions {
   appMiddlewares?: KoaMiddleware[];
   /** config/server.js `proxy`: trust X-Forwarded-For / -Proto for the client ip (rate limits) */
   trustProxy?: boolean;
+  /** config/api.js `rest.maxJsonDepth`: deeper JSON bodies are a 400 before they are parsed */
+  maxJsonDepth?: number;
+  /**
+   * the http.Server to answer on (v4's `strapi.server.httpServer`, which project code may use before the
+   * server is built, e.g. to attach socket.io in bootstrap); without it fastify makes its own
+   */
+  httpServer?: ProjectHttpServer;
+  /** run each request in strapi.requestContext (rest/request-scope.ts): costs every await on Node 20, so only when project code uses it */
+  trackRequests?: boolean;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -67,12 +80,6 @@ function sendError(reply: FastifyReply, err: unknown, log: Logger): void {
   reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-function normalizeFastifyError(err: unknown): unknown {
-  const code = (err as { code?: string })?.code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new PayloadTooLargeError('request entity too large');
-  return err;
-}
-
 function allowedOrigin(cors: MiddlewareSettings['cors'], origin: string | undefined): string | null {
   if (!origin) return null;
   const list = Array.isArray(cors.origin) ? cors.origin : [cors.origin];
@@ -93,6 +100,10 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     if (s.length <= MAX_CACHED_QUERY && !queryString.rejection(parsed)) parsedQueries.set(s, copyQuery(parsed) as Record<string, unknown>);
     return parsed;
   };
+  const baseHeaders = (reply: FastifyReply): void => {
+    if (settings.security) reply.headers(SECURITY_HEADERS);
+    if (settings.poweredBy) reply.header('x-powered-by', settings.poweredBy);
+  };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -102,16 +113,24 @@ export function buildServer(o: ServerOptions): FastifyInstance {
       maxParamLength: 200,
       querystringParser: (s: string) => parseQueryString(s),
     },
-    return503OnClosing: true,
+    return503OnClosing: false, // answered in the onRequest hook below
     clientErrorHandler,
+    // a malformed escape or an over-long path parameter, found while routing: v4's envelope, not fastify's body
+    frameworkErrors: (err, _req, reply) => {
+      baseHeaders(reply);
+      sendError(reply, frameworkError(err), log);
+    },
     trustProxy: o.trustProxy === true,
     schemaController: lazySchemaCompilers,
+    serverFactory: o.httpServer ? (handler, opts) => o.httpServer!.serve(handler as RequestListener, opts as unknown as ServerTimeouts) : undefined,
   });
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
+  const maxJsonDepth = o.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   app.addContentTypeParser(['application/json', 'application/vnd.api+json'], { parseAs: 'string' }, (_req, text, done) => {
     const s = String(text);
     if (s.trim() === '') return done(null, undefined);
+    if (jsonTextTooDeep(s, maxJsonDepth)) return done(new ValidationError(tooDeepMessage('The request body', maxJsonDepth)), undefined);
     try {
       done(null, JSON.parse(s));
     } catch (e) {
@@ -121,10 +140,23 @@ export function buildServer(o: ServerOptions): FastifyInstance {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, qs.parse(String(text), qsOptions)));
   app.addContentTypeParser(/^text\//, { parseAs: 'string' }, (_req, text, done) => done(null, text));
 
+  app.server.on('checkExpectation', expectationFailed);
+  // a request arriving on an open connection while the server closes: 503 in the envelope (fastify's own
+  // answer to it, return503OnClosing, has its own body)
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // one callback-style hook per request for headers, CORS and the query-string limits (no promise per hook)
+  const apiPaths = o.prefix + '/';
   app.addHook('onRequest', (req, reply, done) => {
-    if (settings.security) reply.headers(SECURITY_HEADERS);
-    if (settings.poweredBy) reply.header('x-powered-by', settings.poweredBy);
+    baseHeaders(reply);
+    if (closing) {
+      reply.code(503).type('application/json; charset=utf-8').send(httpErrorBody(503, undefined).body);
+      return;
+    }
     if (settings.cors.enabled) {
       reply.header('vary', 'Origin');
       const origin = allowedOrigin(settings.cors, req.headers.origin);
@@ -139,6 +171,15 @@ export function buildServer(o: ServerOptions): FastifyInstance {
           reply.code(204).send();
           return;
         }
+      }
+    }
+    // files are served only at their canonical path, whichever static handler the router chose (issue #20):
+    // another spelling (`//uploads/x`, `/x/../uploads/x`, `/uploads%2fx`) is refused before any handler runs
+    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(apiPaths)) {
+      const file = canonicalFilePath(req.url);
+      if (file === null || file === 'malformed') {
+        sendError(reply, file === null ? new NotFoundError('Not Found') : new BadRequestError('failed to decode'), log);
+        return;
       }
     }
     const rejected = queryString.rejection(req.query);
@@ -164,7 +205,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     });
   }
 
-  app.setErrorHandler((err, _req, reply) => sendError(reply, normalizeFastifyError(err), log));
+  app.setErrorHandler((err, _req, reply) => sendError(reply, frameworkError(err), log));
 
   app.get('/_health', async (_req, reply) => {
     reply.header('strapi', 'You are so French!');
@@ -194,7 +235,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
         reply.header('cache-control', `public, max-age=${Math.floor(settings.favicon.maxAge / 1000)}`);
         return reply.type('image/x-icon').send(fs.createReadStream(o.faviconFile));
       }
-      const file = settings.public.enabled ? await resolvePublicFile(o.publicDir, pathOnly) : null;
+      const file = settings.public.enabled ? await resolvePublicFile(o.publicDir, pathOnly, { uploadsDir: uploadsDirOf(o.publicDir) }) : null;
       if (file) return sendPublicFile(req, reply, file, { maxAge: settings.public.maxAge / 1000 });
     }
     sendError(reply, new NotFoundError('Not Found'), log);
@@ -220,7 +261,7 @@ const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
 function routeStateOf(route: RouteDef): RouteState {
   const pluginName = route.origin?.pluginName ?? uidPart(route.action, 'plugin::');
   const info: RouteState['info'] = pluginName ? { pluginName, type: 'content-api' } : { apiName: route.origin?.apiName ?? uidPart(route.action, 'api::'), type: 'content-api' };
-  return { uid: route.uid, action: route.action, handler: route.action, method: route.method, path: route.path, config: route.config as Record<string, unknown>, info };
+  return { uid: route.uid, action: route.action, handler: route.origin?.handler ?? route.action, method: route.method, path: route.path, config: route.config as Record<string, unknown>, info };
 }
 
 /** `uidPart('api::article.article.find', 'api::')` -> `article`; undefined for another namespace */
@@ -249,6 +290,12 @@ async function handle(o: ServerOptions, route: RouteDef, state: RouteState, req:
     o.access.authorize(auth, route.action);
   }
   const ctx = contextOf(state, req, reply, auth);
+  // strapi.requestContext: project code below (services, lifecycle hooks) finds this ctx
+  if (o.trackRequests) return requestContext.run(ctx, () => answer(route, ctx, reply));
+  return answer(route, ctx, reply);
+}
+
+async function answer(route: RouteDef, ctx: RequestContext, reply: FastifyReply): Promise<void> {
   const result = await route.handler(ctx);
   // v4 (returnBodyMiddleware): the body the controller set wins over the value it returned, as on the chained path
   return send(reply, ctx, ctx.body ?? result);
@@ -276,7 +323,8 @@ function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, ap
   return async (req, reply) => {
     // no one is authenticated before the project middlewares ran (v4: they run before the router)
     const ctx = contextOf(state, req, reply, NOBODY);
-    await run(ctx);
+    // strapi.requestContext, from the first project middleware on (v4 sets it before every middleware)
+    await (o.trackRequests ? requestContext.run(ctx, () => run(ctx)) : run(ctx));
     await send(reply, ctx, ctx.body);
   };
 }

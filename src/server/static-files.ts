@@ -1,6 +1,8 @@
 // Files under the project's public folder (and the upload plugin's `public/uploads`), served with no way
-// out of the folder: the URL is decoded once, normalized, and the resolved REAL path must stay inside the
-// real root (`..`, encoded dots, symlinks pointing outside, NUL bytes and hidden `.files` all fail).
+// out of the folder: a path is served only in its canonical spelling (decoded once: no `.`, `..` or empty
+// segment, no backslash, no encoded slash, no NUL), and the resolved REAL path must stay inside the real root
+// (symlinks pointing outside and hidden `.files` fail too). Whatever resolves inside the uploads folder is
+// uploaded content, served sandboxed, whichever handler and spelling reached it.
 // Served with v4's caching headers plus validators (Last-Modified, ETag -> 304) and byte ranges (206).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,6 +71,32 @@ export interface PublicFile {
   /** real path, inside the real root */
   path: string;
   stat: fs.Stats;
+  /** the real path is inside the uploads folder: uploaded content */
+  untrusted: boolean;
+}
+
+/** The folder uploads are stored in and served from (`/uploads/*`), under the public folder as in v4. */
+export function uploadsDirOf(publicDir: string): string {
+  return path.join(publicDir, 'uploads');
+}
+
+/**
+ * The decoded path of a URL (its query ignored) when it is spelled canonically; null when it names a file in
+ * another spelling (`//`, `.` and `..` segments, encoded or not, a backslash or an encoded slash or
+ * backslash, NUL): such a spelling could reach another handler than the canonical path, so it is refused,
+ * never normalised. 'malformed' when an escape is not UTF-8.
+ */
+export function canonicalFilePath(url: string): string | null | 'malformed' {
+  const q = url.indexOf('?');
+  const raw = q < 0 ? url : url.slice(0, q);
+  if (raw.includes('\\') || /%(2f|5c|00)/i.test(raw)) return null;
+  let decoded: string;
+  try {
+    decoded = raw.includes('%') ? decodeURIComponent(raw) : raw;
+  } catch {
+    return 'malformed';
+  }
+  return decoded.startsWith('/') && path.posix.normalize(decoded) === decoded ? decoded : null;
 }
 
 async function realpathOrNull(p: string): Promise<string | null> {
@@ -83,21 +111,18 @@ function inside(root: string, p: string): boolean {
   return p === root || p.startsWith(root + path.sep);
 }
 
-/** The existing regular file this URL path names under `root` (directories: their index.html), or null. */
-export async function resolvePublicFile(root: string, urlPath: string): Promise<PublicFile | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath.split('?')[0]);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null;
-  const normalized = path.posix.normalize('/' + decoded);
+/**
+ * The existing regular file this URL path names under `root` (directories: their index.html), or null;
+ * `untrusted` when its real path lies inside the real `uploadsDir` (a link in the public folder, say).
+ */
+export async function resolvePublicFile(root: string, urlPath: string, opts: { uploadsDir?: string } = {}): Promise<PublicFile | null> {
+  const decoded = canonicalFilePath(urlPath);
+  if (decoded === null || decoded === 'malformed') return null;
   // hidden files and folders (.env, .git, .tmp) are never served, as koa-static's default
-  if (normalized.split('/').some((seg) => seg.startsWith('.') && seg.length > 0)) return null;
+  if (decoded.split('/').some((seg) => seg.startsWith('.'))) return null;
   const realRoot = await realpathOrNull(root);
   if (!realRoot) return null;
-  let real = await realpathOrNull(path.join(realRoot, normalized));
+  let real = await realpathOrNull(path.join(realRoot, decoded));
   if (!real || !inside(realRoot, real)) return null;
   let stat = await fs.promises.stat(real).catch(() => null);
   if (stat?.isDirectory()) {
@@ -105,7 +130,9 @@ export async function resolvePublicFile(root: string, urlPath: string): Promise<
     if (!real || !inside(realRoot, real)) return null;
     stat = await fs.promises.stat(real).catch(() => null);
   }
-  return stat?.isFile() ? { path: real, stat } : null;
+  if (!stat?.isFile()) return null;
+  const realUploads = opts.uploadsDir ? await realpathOrNull(opts.uploadsDir) : null;
+  return { path: real, stat, untrusted: realUploads !== null && inside(realUploads, real) };
 }
 
 export interface SendOptions {
@@ -158,7 +185,7 @@ export function sendPublicFile(req: FastifyRequest, reply: FastifyReply, file: P
   reply.header('etag', etag);
   reply.header('accept-ranges', 'bytes');
   reply.header('x-content-type-options', 'nosniff');
-  if (opts.untrusted && isActiveContent(type.split(';')[0])) {
+  if ((opts.untrusted || file.untrusted) && isActiveContent(type.split(';')[0])) {
     reply.header('content-security-policy', "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox");
     if (!type.startsWith('image/')) reply.header('content-disposition', 'attachment');
   }

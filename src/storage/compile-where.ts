@@ -33,8 +33,14 @@ export const ID_ATTR: ScalarAttribute = {
   private: false, required: false, writable: false, localized: true, raw: { type: 'integer' },
 };
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+/**
+ * An object literal (or one without a prototype): a where node or an operator map. Anything else project code
+ * passes (a Date, a Number or String object, a class instance) is a value, as in v4 (lodash isPlainObject).
+ */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** v4's BooleanField.toDB: the usual spellings, then JavaScript truthiness ('' is false, 'no' is true). */
@@ -200,7 +206,12 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+/**
+ * A decimal number with optional sign, exponent and surrounding white space. Written so that each character
+ * has one place to go (`\d+(\.\d*)?`, not `\d+\.?\d*`, which splits a run of digits every possible way
+ * before failing: 8,000 digits and an `x` took 1.6 s), so it runs in linear time.
+ */
+export const NUMERIC = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /** a value bound for a comparison with the attribute's column */
 function bind(b: SqlBuilder, attr: ScalarAttribute, value: unknown): string {

@@ -4,11 +4,11 @@
 // step for step: the same hops, filters, sorts, per-parent limits and order ties, so both give the same
 // response (test/integration/read-path/ compares them on every read shape). Shapes it does not cover
 // throw JsonUnsupported and are answered by the JavaScript path.
-import type { Attribute, ContentType, Model, ScalarAttribute } from '../model/types';
+import type { Attribute, ContentType, Model } from '../model/types';
 import type { PopulateNode } from '../query/types';
 import { compileOrderBy } from './compile-order';
 import { compileWhere } from './compile-where';
-import { scalarAttributes } from './entity-reader';
+import { selectedAttributes } from './entity-reader';
 import { hopFor, type Hop } from './hops';
 import { jsonValueExpr } from './json-values';
 import { isMediaMorph } from './media-morph';
@@ -28,17 +28,9 @@ export interface JsonCompiler {
   model: Model;
 }
 
-/** the scalar attributes a node selects, in the model's order (as entity-reader.ts reads them) */
-function selected(ct: ContentType, select: readonly string[] | undefined): ScalarAttribute[] {
-  const all = scalarAttributes(ct);
-  if (!select) return all;
-  const wanted = new Set(select);
-  return all.filter((a) => wanted.has(a.name));
-}
-
-/** `'key', <value>, ...` of the scalars, then of the populated attributes, in the JS path's key order */
+/** `'key', <value>, ...` of the scalars (in the order `select` names them), then of the populated attributes, in the JS path's key order */
 function pairs(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNode): string[] {
-  const out = selected(ct, node.select).map((a) => `${lit(a.name)}, ${jsonValueExpr(c.b.dialect, a, alias)}`);
+  const out = selectedAttributes(ct, node.select).map((a) => `${lit(a.name)}, ${jsonValueExpr(c.b.dialect, a, alias)}`);
   if (node.populate) {
     for (const [name, sub] of normalizePopulate(ct, node.populate)) {
       const value = populated(c, ct, alias, ct.attributes[name], sub);

@@ -65,8 +65,10 @@ export function jsonValueExpr(dialect: Dialect, attr: ScalarAttribute, alias: st
     case 'integer':
     case 'float':
     case 'decimal':
-      // JS: Number(v) for a text
-      return `CASE WHEN typeof(${c}) = 'text' THEN ${f} ELSE ${c} END`;
+      // JS: Number(v) for a text. SQLite writes a REAL with its point (`10.0`, `1.0e+21`), JavaScript a whole
+      // number without it (`10`, `1e+21`): a whole REAL up to 2^53 is written as the integer (-0.0 as `0`, as
+      // JavaScript writes it), a REAL past 2^53 (always whole) by the exact fallback
+      return `CASE typeof(${c}) WHEN 'text' THEN ${f} WHEN 'real' THEN CASE WHEN abs(${c}) > ${MAX_SAFE} THEN ${f} WHEN ${c} = CAST(${c} AS INTEGER) THEN CAST(${c} AS INTEGER) ELSE ${c} END ELSE ${c} END`;
     case 'json':
       // JS: JSON.parse of a text, the text itself when it is not (strict) JSON, any other value as it is
       return `CASE typeof(${c}) WHEN 'text' THEN CASE WHEN json_valid(${c}) THEN json(${c}) ELSE ${f} END WHEN 'blob' THEN ${f} ELSE ${c} END`;

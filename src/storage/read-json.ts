@@ -3,6 +3,8 @@
 // envelope. Compiled once per stable query (stable-queries.ts) and prepared once per SQL text. Returns
 // null where the JavaScript path must answer: a shape json-entries.ts does not cover, another dialect,
 // a statement SQLite refused (a value it cannot write as JSON) or a number JavaScript writes differently.
+// Such a fallback is logged once per statement shape; any other error (the database's own, a client's)
+// is thrown as the JavaScript path would throw it.
 import type { ContentType, Model } from '../model/types';
 import type { FindParams } from '../query/types';
 import type { Database } from './dialect';
@@ -90,15 +92,59 @@ function checked(text: string): string {
   return text;
 }
 
-async function run<T, R>(cached: Cached<T>, exec: (plan: T) => Promise<R>): Promise<R | null> {
+/**
+ * SQLite's result codes for a statement it refuses to run as compiled, or a value in it (a BLOB where JSON
+ * goes, a JSON text too big): the JavaScript path reads the same rows without writing JSON. Every other
+ * code is the database's own trouble (busy, I/O, corruption, a closed connection), which a second read
+ * would meet too.
+ */
+const STATEMENT_CODES = new Set(['SQLITE_ERROR', 'SQLITE_TOOBIG', 'SQLITE_MISMATCH', 'SQLITE_RANGE']);
+
+/** an error of the JSON target itself (answered by the JavaScript path), as opposed to one to throw */
+function isJsonTargetError(err: unknown): err is Error {
+  if (err instanceof RiskyNumber) return true;
+  return err instanceof Error && err.name === 'SqliteError' && STATEMENT_CODES.has(String((err as { code?: unknown }).code));
+}
+
+export type JsonFallbackWarn = (err: Error, message: string) => void;
+
+const warnings = new WeakMap<Database, JsonFallbackWarn>();
+
+/** Where `db`'s JSON read fallbacks are logged (the instance's logger); unset: process warnings. */
+export function onJsonFallback(db: Database, warn: JsonFallbackWarn): void {
+  warnings.set(db, warn);
+}
+
+/** statement shapes already logged, per database; past this many the set starts again */
+const MAX_LOGGED = 500;
+const logged = new WeakMap<Database, Set<string>>();
+
+/** one warning per statement shape (its SQL text: values are parameters), with the error */
+function warnOnce(db: Database, ct: ContentType, sql: string, err: Error): void {
+  let seen = logged.get(db);
+  if (!seen) logged.set(db, (seen = new Set()));
+  if (seen.has(sql)) return;
+  if (seen.size >= MAX_LOGGED) seen.clear();
+  seen.add(sql);
+  const reason = err instanceof RiskyNumber ? 'a number JavaScript writes differently' : err.message;
+  const message = `JSON read path: a read of ${ct.uid} was answered by the JavaScript path (${reason}); after ${MAX_FAILURES} such failures in a row its query shape stays there`;
+  const warn = warnings.get(db);
+  if (warn) warn(err, message);
+  else process.emitWarning(message, { code: 'TESSERA_JSON_FALLBACK' });
+}
+
+/** `shape`: the SQL text that names the plan's query shape in the log */
+async function run<T, R>(db: Database, ct: ContentType, cached: Cached<T>, shape: (plan: T) => string, exec: (plan: T) => Promise<R>): Promise<R | null> {
   if (!cached.plan || cached.failures >= MAX_FAILURES) return null;
   try {
     const r = await exec(cached.plan);
     cached.failures = 0;
     return r;
-  } catch {
+  } catch (err) {
+    if (!isJsonTargetError(err)) throw err;
     // e.g. a BLOB where JSON was expected: this request is answered by the JavaScript path
     cached.failures++;
+    warnOnce(db, ct, shape(cached.plan), err);
     return null;
   }
 }
@@ -106,7 +152,7 @@ async function run<T, R>(cached: Cached<T>, exec: (plan: T) => Promise<R>): Prom
 /** A page of entries as JSON texts, with the total when `withCount`; null: use the JavaScript path. */
 export async function findEntriesJson(db: Database, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Promise<JsonPage | null> {
   if (db.dialect.name !== 'sqlite') return null;
-  return run(pagePlan(db, model, ct, params), async (plan) => {
+  return run(db, ct, pagePlan(db, model, ct, params), (plan) => plan.plain.sql, async (plan) => {
     const cache = withCount ? lookupCount(db, plan.countKey) : undefined;
     const counting = cache !== undefined && cache.total === undefined;
     const s = counting ? plan.counted : plan.plain;
@@ -139,7 +185,7 @@ function onePlan(db: Database, model: Model, ct: ContentType, params: FindParams
  */
 export async function findEntryJson(db: Database, model: Model, ct: ContentType, params: FindParams, id: number): Promise<string | null | undefined> {
   if (db.dialect.name !== 'sqlite') return undefined;
-  const r = await run(onePlan(db, model, ct, params), async ({ statement, idIndex }) => {
+  const r = await run(db, ct, onePlan(db, model, ct, params), (plan) => plan.statement.sql, async ({ statement, idIndex }) => {
     const values = statement.params.slice();
     values[idIndex] = id;
     const row = await db.get<{ j: string }>(statement.sql, values);

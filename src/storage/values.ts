@@ -2,12 +2,54 @@
 import type { ScalarAttribute, ScalarType } from '../model/types';
 import type { Dialect, SqlValue } from './dialect';
 
+/** what a 64-bit integer column holds (SQLite's INTEGER); past it SQLite keeps a rounded float */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+// sign and digits with nothing that can backtrack: the digits and the spaces around them are disjoint
+const INTEGER_TEXT = /^\s*([+-]?)(\d+)\s*$/;
+
+/** an integer text (exact, without parsing a long one), an integer number or a bigint as a 64-bit integer, if it fits */
+export function asInt64(v: unknown): bigint | undefined {
+  let b: bigint;
+  if (typeof v === 'bigint') b = v;
+  else if (typeof v === 'number') {
+    if (!Number.isInteger(v)) return undefined;
+    b = BigInt(v);
+  } else if (typeof v === 'string') {
+    const m = INTEGER_TEXT.exec(v);
+    if (!m) return undefined;
+    const digits = m[2].replace(/^0+/, '');
+    if (digits.length > 19) return undefined;
+    b = BigInt(`${m[1]}${digits || '0'}`);
+  } else return undefined;
+  return b >= INT64_MIN && b <= INT64_MAX ? b : undefined;
+}
+
+/** a number (or its text) within the 64-bit range: integer text exactly, any other form as its double */
+export function fitsInt64(v: string | number): boolean {
+  if (typeof v === 'string' && INTEGER_TEXT.test(v)) return asInt64(v) !== undefined;
+  const n = Number(v);
+  return n >= -(2 ** 63) && n < 2 ** 63;
+}
+
 function pad(n: number, w = 2): string {
   return String(n).padStart(w, '0');
 }
 
 export function formatDate(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/**
+ * A Date given to a `date` or `time` attribute by project code, as v4's fields write it (date-fns `format`):
+ * the date or time of day in the server's time zone. An invalid Date throws, as date-fns does.
+ */
+export function localDateOrTime(type: 'date' | 'time', d: Date): string {
+  if (Number.isNaN(d.getTime())) throw new RangeError('Invalid time value');
+  return type === 'date'
+    ? `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+    : `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
 /** Value read from a row -> what v4 returns for that type. */
@@ -54,9 +96,12 @@ export function toDb(dialect: Dialect, type: ScalarType, v: unknown): SqlValue {
     case 'timestamp':
       return dialect.datetimeToDb(v instanceof Date ? v : new Date(v as string | number));
     case 'date':
-      return v instanceof Date ? formatDate(v) : String(v);
+    case 'time':
+      return v instanceof Date ? localDateOrTime(type, v) : String(v);
     case 'biginteger':
-      return BigInt(v as string | number | bigint);
+      // the driver binds no BigInt past 64 bits: such a value (from project code; clients get a 400), or one that
+      // is no integer, goes as v4 binds it, and SQLite converts it as it does for v4
+      return asInt64(v) ?? (typeof v === 'number' ? v : String(v));
     case 'integer':
     case 'float':
     case 'decimal':

@@ -5,7 +5,8 @@
 // 1..n, a single component has no order (as v4 writes them).
 import type { ComponentAttribute, ContentType, DynamicZoneAttribute, Model } from '../model/types';
 import { COMPONENT_LINK } from '../model/names';
-import type { Executor } from './dialect';
+import type { Executor, SqlValue } from './dialect';
+import { batches, valuesList } from './batch-rows';
 import { ComponentOwnershipError, WriteError } from './write-errors';
 
 type Data = Record<string, unknown>;
@@ -16,11 +17,19 @@ export interface ComponentLink {
   ctype: string;
 }
 
-/** What the entity writer provides: creating and updating a component row with everything under it. */
+/** What the entity writer provides: creating and updating component rows with everything under them. */
 export interface RowWriter {
-  create(ct: ContentType, data: Data): Promise<number>;
+  /** new rows, their ids in the order of `data` */
+  create(ct: ContentType, data: Data[]): Promise<number[]>;
   update(ct: ContentType, id: number, data: Data): Promise<void>;
   deleteRows(ct: ContentType, ids: number[]): Promise<void>;
+}
+
+/** one entity's links of one field, as written to `<table>_components` */
+export interface FieldLinks {
+  entityId: number;
+  attr: ComponentField;
+  links: ComponentLink[];
 }
 
 interface Item {
@@ -28,6 +37,11 @@ interface Item {
   /** the id the client sent (an update), if any */
   id?: string;
   data: Data;
+}
+
+/** repeatable and dynamic-zone items have positions; a single component has none (as v4 writes them) */
+function isOrdered(attr: ComponentField): boolean {
+  return attr.kind === 'dynamiczone' || attr.repeatable;
 }
 
 function isObject(v: unknown): v is Data {
@@ -65,11 +79,26 @@ export class ComponentWriter {
     );
   }
 
-  /** create: every item is a new row (an `id` given is ignored, as in v4) */
-  async create(attr: ComponentField, value: unknown): Promise<ComponentLink[]> {
-    const created: ComponentLink[] = [];
-    for (const item of itemsOf(this.model, attr, value)) created.push({ cid: await this.rows.create(this.model.require(item.uid), item.data), ctype: item.uid });
-    return created;
+  /**
+   * create: every item is a new row (an `id` given is ignored, as in v4), for the values of several new
+   * entities at once (`undefined`: none). The items of one component type are written together, in their
+   * order, so each type's rows are numbered as one entity after the other would number them.
+   */
+  async create(attr: ComponentField, values: unknown[]): Promise<ComponentLink[][]> {
+    const out = values.map(() => [] as ComponentLink[]);
+    const byType = new Map<string, Array<{ entity: number; at: number; data: Data }>>();
+    values.forEach((value, entity) => {
+      itemsOf(this.model, attr, value).forEach((item, at) => {
+        const list = byType.get(item.uid);
+        if (list) list.push({ entity, at, data: item.data });
+        else byType.set(item.uid, [{ entity, at, data: item.data }]);
+      });
+    });
+    for (const [uid, items] of byType) {
+      const ids = await this.rows.create(this.model.require(uid), items.map((i) => i.data));
+      items.forEach((i, n) => (out[i.entity][i.at] = { cid: ids[n], ctype: uid }));
+    }
+    return out;
   }
 
   /** update: ids must be the entity's own items; items left out are deleted first, as v4 does */
@@ -89,7 +118,7 @@ export class ComponentWriter {
         await this.rows.update(comp, Number(item.id), item.data);
         written.push({ cid: Number(item.id), ctype: item.uid });
       } else {
-        written.push({ cid: await this.rows.create(comp, item.data), ctype: item.uid });
+        written.push({ cid: (await this.rows.create(comp, [item.data]))[0], ctype: item.uid });
       }
     }
     return written;
@@ -100,36 +129,44 @@ export class ComponentWriter {
    * items (v4 replaces the one and "sets" the other).
    */
   async link(entityId: number, attr: ComponentField, items: ComponentLink[], isCreate: boolean): Promise<void> {
-    const ordered = attr.kind === 'dynamiczone' || attr.repeatable;
-    const order = this.db.dialect.quote(COMPONENT_LINK.order);
-    let toInsert = items.map((l, i) => ({ ...l, order: ordered ? i + 1 : null }));
-    if (!isCreate) {
-      if (attr.kind === 'dynamiczone') {
-        await this.db.run(`DELETE FROM ${this.L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ?`, [entityId, attr.name]);
-      } else {
-        const kept = new Set(items.map((l) => l.cid));
-        const existing = await this.links(entityId, attr.name);
-        const gone = existing.filter((l) => !kept.has(Number(l.cid))).map((l) => Number(l.cid));
-        if (gone.length) {
-          await this.db.run(
-            `DELETE FROM ${this.L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ? AND ${this.db.dialect.inList(COMPONENT_LINK.component, '?')}`,
-            [entityId, attr.name, this.db.dialect.listValue(gone)],
-          );
-        }
-        const present = new Set(existing.map((l) => Number(l.cid)));
-        for (const l of toInsert) {
-          if (present.has(l.cid) && ordered) {
-            await this.db.run(`UPDATE ${this.L} SET ${order} = ? WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ? AND ${COMPONENT_LINK.component} = ?`, [l.order, entityId, attr.name, l.cid]);
-          }
-        }
-        toInsert = toInsert.filter((l) => !present.has(l.cid));
-      }
+    if (!isCreate && attr.kind === 'dynamiczone') {
+      await this.db.run(`DELETE FROM ${this.L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ?`, [entityId, attr.name]);
     }
-    for (const l of toInsert) {
+    if (isCreate || attr.kind === 'dynamiczone') return this.insertLinks([{ entityId, attr, links: items }]);
+    const ordered = isOrdered(attr);
+    const order = this.db.dialect.quote(COMPONENT_LINK.order);
+    const placed = items.map((l, i) => ({ ...l, order: ordered ? i + 1 : null }));
+    const kept = new Set(items.map((l) => l.cid));
+    const existing = await this.links(entityId, attr.name);
+    const gone = existing.filter((l) => !kept.has(Number(l.cid))).map((l) => Number(l.cid));
+    if (gone.length) {
       await this.db.run(
-        `INSERT INTO ${this.L} (${COMPONENT_LINK.entity}, ${COMPONENT_LINK.component}, ${COMPONENT_LINK.type}, ${COMPONENT_LINK.field}, ${order}) VALUES (?, ?, ?, ?, ?)`,
-        [entityId, l.cid, l.ctype, attr.name, l.order],
+        `DELETE FROM ${this.L} WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ? AND ${this.db.dialect.inList(COMPONENT_LINK.component, '?')}`,
+        [entityId, attr.name, this.db.dialect.listValue(gone)],
       );
+    }
+    const present = new Set(existing.map((l) => Number(l.cid)));
+    // kept items take their new positions, many per statement
+    const moved = ordered ? placed.filter((l) => present.has(l.cid)) : [];
+    for (const part of batches(moved, 2)) {
+      await this.db.run(
+        `UPDATE ${this.L} SET ${order} = CASE ${COMPONENT_LINK.component} ${part.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ${order} END WHERE ${COMPONENT_LINK.entity} = ? AND ${COMPONENT_LINK.field} = ? AND ${this.db.dialect.inList(COMPONENT_LINK.component, '?')}`,
+        [...part.flatMap((l) => [l.cid, l.order]), entityId, attr.name, this.db.dialect.listValue(part.map((l) => l.cid))],
+      );
+    }
+    await this.insertRows(placed.filter((l) => !present.has(l.cid)).map((l) => [entityId, l.cid, l.ctype, attr.name, l.order]));
+  }
+
+  /** the link rows of new entities' fields (repeatable and dynamic-zone items numbered 1..n) */
+  async insertLinks(fields: FieldLinks[]): Promise<void> {
+    await this.insertRows(fields.flatMap(({ entityId, attr, links }) => links.map((l, i) => [entityId, l.cid, l.ctype, attr.name, isOrdered(attr) ? i + 1 : null])));
+  }
+
+  /** `(entity, component, type, field, order)` rows, many per statement */
+  private async insertRows(rows: SqlValue[][]): Promise<void> {
+    const cols = `${COMPONENT_LINK.entity}, ${COMPONENT_LINK.component}, ${COMPONENT_LINK.type}, ${COMPONENT_LINK.field}, ${this.db.dialect.quote(COMPONENT_LINK.order)}`;
+    for (const part of batches(rows, 5)) {
+      await this.db.run(`INSERT INTO ${this.L} (${cols}) VALUES ${valuesList(this.db.dialect, part.length, 5)}`, part.flat());
     }
   }
 

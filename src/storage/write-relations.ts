@@ -10,21 +10,19 @@
 import type { ContentType, JoinTable, MediaAttribute, RelationAttribute } from '../model/types';
 import { MEDIA_MORPH_TABLE } from '../model/names';
 import type { Executor, SqlValue } from './dialect';
+import { batches, valuesList } from './batch-rows';
 import { applyConnect, connectOrderMap } from './relation-order';
 import type { ConnectItem, RelationId, RelationOp } from './relation-ops';
 
 export type WriteMode = 'create' | 'update';
 
-const key = (id: RelationId) => String(id);
-
-/** rows per multi-row statement: far below every dialect's parameter limit */
-const CHUNK = 200;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
+/** one new entity's value for an attribute (create: several entities are written at once) */
+export interface NewLinks {
+  entityId: number;
+  op: RelationOp;
 }
+
+const key = (id: RelationId) => String(id);
 
 function uniq(ids: RelationId[]): RelationId[] {
   return [...new Map(ids.map((id) => [key(id), id])).values()];
@@ -97,24 +95,27 @@ class LinkTable {
   }
 
   async insert(entityId: number, targets: RelationId[], order: (id: RelationId, i: number) => number | undefined, inverse: Map<string, number>): Promise<void> {
+    await this.insertRows(targets.map((t, i) => ({ entityId, target: t, own: order(t, i), inverse: inverse.get(key(t)) })));
+  }
+
+  /** link rows, many per statement (batch-rows.ts); a missing inverse order is 1 */
+  async insertRows(rows: Array<{ entityId: number; target: RelationId; own: number | undefined; inverse: number | undefined }>): Promise<void> {
     const cols = [this.J, this.I, ...(this.O ? [this.O] : []), ...(this.IO ? [this.IO] : [])];
-    const row = `(${cols.map(() => '?').join(', ')})`;
-    const indexed = targets.map((t, i) => [t, i] as const);
-    for (const part of chunks(indexed)) {
+    for (const part of batches(rows, cols.length)) {
       const values: SqlValue[] = [];
-      for (const [t, i] of part) {
-        values.push(entityId, t);
-        if (this.O) values.push(order(t, i) ?? null);
-        if (this.IO) values.push(inverse.get(key(t)) ?? 1);
+      for (const r of part) {
+        values.push(r.entityId, r.target);
+        if (this.O) values.push(r.own ?? null);
+        if (this.IO) values.push(r.inverse ?? 1);
       }
-      await this.db.run(`INSERT INTO ${this.T} (${cols.join(', ')}) VALUES ${part.map(() => row).join(', ')}`, values);
+      await this.db.run(`INSERT INTO ${this.T} (${cols.join(', ')}) VALUES ${valuesList(this.db.dialect, part.length, cols.length)}`, values);
     }
   }
 
   /** new own order values of links that already exist (one statement) */
   async reorder(entityId: number, targets: RelationId[], order: (id: RelationId) => number | undefined): Promise<void> {
     if (!this.O) return;
-    for (const part of chunks(targets)) {
+    for (const part of batches(targets, 2)) {
       const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
       const [cond, list] = this.inList(this.I, part);
       await this.db.run(
@@ -124,11 +125,12 @@ class LinkTable {
     }
   }
 
-  /** bidirectional one-to-x: these targets leave any other owner */
-  async takeFromOthers(entityId: number, targets: RelationId[]): Promise<void> {
+  /** bidirectional one-to-x: these targets leave any owner but `owners` */
+  async takeFromOthers(owners: number[], targets: RelationId[]): Promise<void> {
     if (!targets.length) return;
     const [cond, list] = this.inList(this.I, targets);
-    await this.db.run(`DELETE FROM ${this.T} WHERE ${cond} AND ${this.J} <> ?`, [list, entityId]);
+    const [own, ownList] = this.inList(this.J, owners);
+    await this.db.run(`DELETE FROM ${this.T} WHERE ${cond} AND NOT ${own}`, [list, ownList]);
   }
 
   /** the relations v4 reads before placing `connect`: the ones named as neighbours, and the last one */
@@ -149,37 +151,68 @@ const isAnyToOne = (a: RelationAttribute) => a.relation === 'oneToOne' || a.rela
 const isAnyToMany = (a: RelationAttribute) => a.relation === 'oneToMany' || a.relation === 'manyToMany';
 const isBidirectional = (a: RelationAttribute) => Boolean(a.mappedBy || a.inversedBy);
 
+function linkTable(db: Executor, attr: RelationAttribute): LinkTable | null {
+  if (!attr.joinTable) return null;
+  return new LinkTable(db, attr.joinTable, isAnyToMany(attr), isBidirectional(attr) && isManyToAny(attr));
+}
+
+/** createdBy/updatedBy: a foreign-key column on the row itself */
+async function writeJoinColumn(db: Executor, ct: ContentType, attr: RelationAttribute, entityId: number, op: RelationOp): Promise<void> {
+  const ids = op.kind === 'set' ? op.ids : op.connect.map((c) => c.id);
+  const value = ids.length ? ids[ids.length - 1] : op.kind === 'set' || op.disconnect.length ? null : undefined;
+  if (value !== undefined) await db.run(`UPDATE ${db.dialect.quote(ct.collectionName)} SET ${db.dialect.quote(attr.joinColumn!.name)} = ? WHERE id = ?`, [value, entityId]);
+}
+
 /** Writes one relation of one entity. Connect positions throw ConnectOrderError (a 400 for the caller). */
 export async function writeRelation(db: Executor, ct: ContentType, attr: RelationAttribute, entityId: number, op: RelationOp, mode: WriteMode): Promise<void> {
-  if (attr.joinColumn) {
-    // createdBy/updatedBy: a foreign-key column on the row itself
-    const ids = op.kind === 'set' ? op.ids : op.connect.map((c) => c.id);
-    const value = ids.length ? ids[ids.length - 1] : op.kind === 'set' || op.disconnect.length ? null : undefined;
-    if (value !== undefined) await db.run(`UPDATE ${db.dialect.quote(ct.collectionName)} SET ${db.dialect.quote(attr.joinColumn.name)} = ? WHERE id = ?`, [value, entityId]);
-    return;
-  }
-  if (!attr.joinTable) return;
-  const ordered = isAnyToMany(attr);
-  const link = new LinkTable(db, attr.joinTable, ordered, isBidirectional(attr) && isManyToAny(attr));
-  if (mode === 'create') return attach(link, attr, entityId, op);
+  if (mode === 'create') return createRelationLinks(db, ct, attr, [{ entityId, op }]);
+  if (attr.joinColumn) return writeJoinColumn(db, ct, attr, entityId, op);
+  const link = linkTable(db, attr);
+  if (!link) return;
   if (op.kind === 'set') return replace(link, attr, entityId, op.ids);
   return edit(link, attr, entityId, op);
 }
 
-async function attach(link: LinkTable, attr: RelationAttribute, entityId: number, op: RelationOp): Promise<void> {
-  let ids = op.kind === 'set' ? op.ids : uniq(op.connect.map((c) => c.id));
-  // v4 inserts every id of a to-one value on create (and shows the first); the last one wins here
-  if (isAnyToOne(attr)) ids = ids.slice(-1);
-  if (!ids.length) return;
-  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
-  let order = (_id: RelationId, i: number): number | undefined => i + 1;
-  if (op.kind === 'edit' && link.O) {
-    // v4 numbers connected relations from 0 on create, in the order their positions give
-    const placed = applyConnect([], op.connect, true);
-    const at = new Map(placed.map((r, i) => [key(r.id), i]));
-    order = (id) => at.get(key(id));
+/**
+ * One relation of new entities, with the links each would get were they created one after the other (a
+ * target of a bidirectional one-to-x goes to the last one naming it; a target's inverse order counts on
+ * from one entity to the next), in a few statements whatever their number.
+ */
+export async function createRelationLinks(db: Executor, ct: ContentType, attr: RelationAttribute, entries: NewLinks[]): Promise<void> {
+  if (attr.joinColumn) {
+    for (const e of entries) await writeJoinColumn(db, ct, attr, e.entityId, e.op);
+    return;
   }
-  await link.insert(entityId, ids, order, await link.nextInverseOrders(ids));
+  const link = linkTable(db, attr);
+  if (!link) return;
+  const rows: Array<{ entityId: number; target: RelationId; own: number | undefined }> = [];
+  for (const { entityId, op } of entries) {
+    let ids = op.kind === 'set' ? op.ids : uniq(op.connect.map((c) => c.id));
+    // v4 inserts every id of a to-one value on create (and shows the first); the last one wins here
+    if (isAnyToOne(attr)) ids = ids.slice(-1);
+    let order = (_id: RelationId, i: number): number | undefined => i + 1;
+    if (op.kind === 'edit' && link.O) {
+      // v4 numbers connected relations from 0 on create, in the order their positions give
+      const placed = applyConnect([], op.connect, true);
+      const at = new Map(placed.map((r, i) => [key(r.id), i]));
+      order = (id) => at.get(key(id));
+    }
+    ids.forEach((target, i) => rows.push({ entityId, target, own: order(target, i) }));
+  }
+  if (!rows.length) return;
+  let kept = rows;
+  if (isBidirectional(attr) && isOneToAny(attr)) {
+    const owner = new Map(rows.map((r) => [key(r.target), r.entityId]));
+    kept = rows.filter((r) => owner.get(key(r.target)) === r.entityId);
+    await link.takeFromOthers([...new Set(rows.map((r) => r.entityId))], uniq(kept.map((r) => r.target)));
+  }
+  const next = await link.nextInverseOrders(uniq(kept.map((r) => r.target)));
+  await link.insertRows(kept.map((r) => {
+    const inverse = next.get(key(r.target));
+    if (inverse !== undefined) next.set(key(r.target), inverse + 1);
+    else if (link.IO) next.set(key(r.target), 2);
+    return { ...r, inverse };
+  }));
 }
 
 async function replace(link: LinkTable, attr: RelationAttribute, entityId: number, all: RelationId[]): Promise<void> {
@@ -191,7 +224,7 @@ async function replace(link: LinkTable, attr: RelationAttribute, entityId: numbe
   await link.reorder(entityId, ids.filter((id) => kept.has(key(id))), (id) => position.get(key(id)));
   const added = ids.filter((id) => !kept.has(key(id)));
   await link.insert(entityId, added, (id) => position.get(key(id)), await link.nextInverseOrders(added));
-  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
+  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers([entityId], ids);
 }
 
 async function edit(link: LinkTable, attr: RelationAttribute, entityId: number, op: Extract<RelationOp, { kind: 'edit' }>): Promise<void> {
@@ -209,29 +242,41 @@ async function edit(link: LinkTable, attr: RelationAttribute, entityId: number, 
   const added = ids.filter((id) => !present.has(key(id)));
   await link.insert(entityId, added, (id) => order(id), await link.nextInverseOrders(added));
   await link.renumberOwn(entityId);
-  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers(entityId, ids);
+  if (isBidirectional(attr) && isOneToAny(attr)) await link.takeFromOthers([entityId], ids);
   if (isAnyToOne(attr)) await link.unlink(entityId, { keep: [ids[0]] });
+}
+
+/** the files of a media field after `op`, given the current ones (`set` replaces; positions as relations) */
+function mediaFiles(attr: MediaAttribute, op: RelationOp, current: Array<{ id: number; order: number | null }>): RelationId[] {
+  // a single media field keeps the first file given, which is the one v4 shows
+  if (op.kind === 'set') return attr.multiple ? op.ids : op.ids.slice(0, 1);
+  const gone = new Set(op.disconnect.map(key));
+  const kept = current.filter((r) => !gone.has(key(r.id))).map((r, i) => ({ id: r.id as RelationId, order: i + 1 }));
+  if (!attr.multiple) return op.connect.length ? [op.connect[op.connect.length - 1].id] : kept.map((r) => r.id);
+  return applyConnect(kept, op.connect, op.strict).map((r) => r.id);
+}
+
+/** `files_related_morphs` rows, many per statement */
+async function insertMediaRows(db: Executor, rows: SqlValue[][]): Promise<void> {
+  const O = db.dialect.quote('order');
+  for (const part of batches(rows, 5)) {
+    await db.run(`INSERT INTO ${db.dialect.quote(MEDIA_MORPH_TABLE)} (file_id, related_id, related_type, field, ${O}) VALUES ${valuesList(db.dialect, part.length, 5)}`, part.flat());
+  }
 }
 
 /** Media links of one entity field. `set` replaces; connect/disconnect edit the list (positions as relations). */
 export async function writeMedia(db: Executor, ct: ContentType, attr: MediaAttribute, entityId: number, op: RelationOp, mode: WriteMode): Promise<void> {
+  if (mode === 'create') return createMediaLinks(db, ct, attr, [{ entityId, op }]);
   const M = db.dialect.quote(MEDIA_MORPH_TABLE), O = db.dialect.quote('order');
   const owner = [entityId, ct.uid, attr.name] as const;
   const where = `related_id = ? AND related_type = ? AND field = ?`;
-  let files: RelationId[];
-  if (op.kind === 'set') {
-    // a single media field keeps the first file given, which is the one v4 shows
-    files = attr.multiple ? op.ids : op.ids.slice(0, 1);
-  } else {
-    const current = mode === 'create' ? [] : await db.all<{ id: number; order: number | null }>(`SELECT file_id AS id, ${O} AS "order" FROM ${M} WHERE ${where} ORDER BY ${O}, id`, [...owner]);
-    const gone = new Set(op.disconnect.map(key));
-    const kept = current.filter((r) => !gone.has(key(r.id))).map((r, i) => ({ id: r.id as RelationId, order: i + 1 }));
-    if (!attr.multiple) files = op.connect.length ? [op.connect[op.connect.length - 1].id] : kept.map((r) => r.id);
-    else files = applyConnect(kept, op.connect, op.strict).map((r) => r.id);
-  }
-  if (mode === 'update') await db.run(`DELETE FROM ${M} WHERE ${where}`, [...owner]);
-  const rows = uniq(files).map((fileId, i) => [fileId, ...owner, i + 1]);
-  for (const part of chunks(rows)) {
-    await db.run(`INSERT INTO ${M} (file_id, related_id, related_type, field, ${O}) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, part.flat());
-  }
+  const current = op.kind === 'set' ? [] : await db.all<{ id: number; order: number | null }>(`SELECT file_id AS id, ${O} AS "order" FROM ${M} WHERE ${where} ORDER BY ${O}, id`, [...owner]);
+  const files = mediaFiles(attr, op, current);
+  await db.run(`DELETE FROM ${M} WHERE ${where}`, [...owner]);
+  await insertMediaRows(db, uniq(files).map((fileId, i) => [fileId, ...owner, i + 1]));
+}
+
+/** One media field of new entities (no current files), in one statement per batch of rows. */
+export async function createMediaLinks(db: Executor, ct: ContentType, attr: MediaAttribute, entries: NewLinks[]): Promise<void> {
+  await insertMediaRows(db, entries.flatMap(({ entityId, op }) => uniq(mediaFiles(attr, op, [])).map((fileId, i) => [fileId, entityId, ct.uid, attr.name, i + 1])));
 }

@@ -1,14 +1,14 @@
 // The CLI as a user runs it: `tessera start` on the bundled example (seeded by its own bootstrap), a clean
 // stop on SIGTERM, a broken project refused with one line naming the file, `tessera develop` restarting on
 // a change, and `tessera token` create/list/revoke.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, runTessera, SERVING, type CliRun } from '../helpers/cli-process';
 
 const ROOT = path.resolve(__dirname, '../..');
-const BIN = path.join(ROOT, 'bin/tessera.js');
 const EXAMPLE = path.join(ROOT, 'examples/blog');
 
 const temps: string[] = [];
@@ -25,41 +25,11 @@ function copyExample(): string {
   return dir;
 }
 
-interface Running {
-  child: ChildProcess;
-  output(): string;
-  /** resolves with the first match of `re` in the output */
-  waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
-  exited: Promise<number | null>;
+function run(args: string[], env: Record<string, string> = {}): CliRun {
+  const running = runTessera(args, env);
+  children.push(running.child);
+  return running;
 }
-
-function run(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_ENV: 'development', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  const waiters: Array<() => void> = [];
-  const onData = (d: Buffer) => { out += d.toString(); waiters.splice(0).forEach((w) => w()); };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exited,
-    waitFor(re, ms = 20_000) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re} in:\n${out}`)), ms);
-        const check = () => {
-          const m = out.match(re);
-          if (m) { clearTimeout(timer); resolve(m); } else if (child.exitCode !== null) { clearTimeout(timer); reject(new Error(`exited (${child.exitCode}) before ${re}:\n${out}`)); } else waiters.push(check);
-        };
-        check();
-      });
-    },
-  };
-}
-
-const SERVING = /Tessera serving .* at (http:\/\/127\.0\.0\.1:\d+)/;
 
 describe('tessera start', () => {
   it('serves the example with the content its bootstrap wrote, then stops cleanly on SIGTERM', async () => {

@@ -1,10 +1,11 @@
-// A private copy of the fixture app (../shared/strapi4), optionally with the database and uploads
-// real Strapi wrote for it, started on a free loopback port.
+// A private copy of the fixture app (test/fixtures/strapi4-app), optionally with the database and uploads
+// real Strapi wrote for it, started on a free loopback port. Every copy is removed again: by stop(), or right
+// away when starting it fails.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTessera, type Tessera } from '../../src/core/tessera';
-import { FIXTURE_APP } from './fixture-model';
+import { FIXTURE_APP, FIXTURE_DATA } from './fixture-model';
 
 export interface RunningApp {
   app: Tessera;
@@ -14,22 +15,34 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/** A private, writable copy of the fixture app (the caller removes it: fs.rmSync(dir, { recursive: true, force: true })). */
 export function copyFixtureApp(withData: boolean): string {
+  return filledTempDir((dir) => {
+    for (const part of ['package.json', 'config', 'src', 'public', 'favicon.png']) {
+      fs.cpSync(path.join(FIXTURE_APP, part), path.join(dir, part), { recursive: true });
+    }
+    fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'public/uploads'), { recursive: true });
+    if (withData) {
+      fs.copyFileSync(path.join(FIXTURE_DATA, 'data.db'), path.join(dir, '.tmp/data.db'));
+      fs.copyFileSync(path.join(FIXTURE_DATA, 'token.txt'), path.join(dir, '.tmp/token.txt'));
+      for (const f of fs.readdirSync(path.join(FIXTURE_DATA, 'uploads'))) fs.copyFileSync(path.join(FIXTURE_DATA, 'uploads', f), path.join(dir, 'public/uploads', f));
+    }
+    // writable whatever the source's modes (a read-only checkout)
+    for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
+  });
+}
+
+/** a new tessera-app-* folder filled by `fill`; removed again when filling fails */
+function filledTempDir(fill: (dir: string) => void): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-app-'));
-  for (const part of ['package.json', 'config', 'src', 'public', 'favicon.png']) {
-    fs.cpSync(path.join(FIXTURE_APP, part), path.join(dir, part), { recursive: true });
+  try {
+    fill(dir);
+    return dir;
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
   }
-  fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'public/uploads'), { recursive: true });
-  if (withData) {
-    const data = path.join(FIXTURE_APP, 'fixture-data');
-    fs.copyFileSync(path.join(data, 'data.db'), path.join(dir, '.tmp/data.db'));
-    fs.copyFileSync(path.join(data, 'token.txt'), path.join(dir, '.tmp/token.txt'));
-    for (const f of fs.readdirSync(path.join(data, 'uploads'))) fs.copyFileSync(path.join(data, 'uploads', f), path.join(dir, 'public/uploads', f));
-  }
-  // the copies are read-only like their source
-  for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
-  return dir;
 }
 
 function walk(dir: string): string[] {
@@ -45,38 +58,44 @@ export async function startFixtureApp(withData = true): Promise<RunningApp> {
  * writes files of the copy (path relative to the project -> content).
  */
 export function copyProject(source: string, edit: Record<string, string> = {}): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-app-'));
-  fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.tmp`) });
-  for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
-  fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
-  for (const [file, text] of Object.entries(edit)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
+  return filledTempDir((dir) => {
+    fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.tmp`) });
+    for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
+    fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
+    for (const [file, text] of Object.entries(edit)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+  });
 }
 
 /** A private copy of a test project, started on an empty database. */
 export async function startProjectCopy(source: string, edit: Record<string, string> = {}): Promise<RunningApp> {
-  const dir = copyProject(source, edit);
+  return startCopy(copyProject(source, edit));
+}
+
+/** Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails). */
+async function startCopy(dir: string): Promise<RunningApp> {
+  let app: Tessera | undefined;
   try {
-    return await startCopy(dir);
+    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const tokenFile = path.join(dir, '.tmp/token.txt');
+    const started = app;
+    return {
+      app: started, url, dir,
+      token: fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '',
+      async stop() {
+        try {
+          await started.close();
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    };
   } catch (err) {
+    await app?.close().catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-}
-
-async function startCopy(dir: string): Promise<RunningApp> {
-  const app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const tokenFile = path.join(dir, '.tmp/token.txt');
-  return {
-    app, url, dir,
-    token: fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '',
-    async stop() {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -127,12 +127,31 @@ describe('numbers and booleans', () => {
     expect(errorsOf({ flag: 'yes' })).toEqual(['flag: flag must be a `boolean` type, but the final value was: `"yes"`.']);
   });
   it('biginteger keeps digits as a string', () => {
-    expect(create({ ...valid, big: '123456789012345678901' }).big).toBe('123456789012345678901');
+    expect(create({ ...valid, big: '9223372036854775807' }).big).toBe('9223372036854775807');
+    expect(create({ ...valid, big: '-0009223372036854775808' }).big).toBe('-0009223372036854775808');
     expect(create({ ...valid, big: 42 }).big).toBe('42');
+    // past 64 bits SQLite would keep a rounded float: refused (issue #20)
+    expect(errorsOf({ big: '123456789012345678901' })).toEqual(['big: big must be less than or equal to 9223372036854775807']);
+    expect(errorsOf({ big: '-9223372036854775809' })).toEqual(['big: big must be greater than or equal to -9223372036854775808']);
     expect(errorsOf({ big: 'abc' })).toEqual(['big: big must be a `biginteger` type, but the final value was: `"abc"`.']);
   });
   it('json accepts any value', () => {
     expect(create({ ...valid, meta: [1, { a: 'b' }] }).meta).toEqual([1, { a: 'b' }]);
+  });
+  it('numbers no column holds are refused: not finite, or an integer past 64 bits (issue #20)', () => {
+    expect(errorsOf({ views: 1e20 })).toEqual(['views: views must be less than or equal to 9223372036854775807']);
+    expect(errorsOf({ views: '-99999999999999999999' })).toEqual(['views: views must be greater than or equal to -9223372036854775808']);
+    expect(create({ ...valid, views: 2 ** 40 }).views).toBe(2 ** 40); // past 32 bits, as v4 on SQLite stores it
+    expect(errorsOf({ price: Infinity })).toEqual(['price: price must be a finite number']);
+    expect(errorsOf({ price: '-Infinity' })).toEqual(['price: price must be a finite number']);
+    // the attribute's own bound is the one reported
+    expect(errorsOf({ count: 1e20 })).toEqual(['count: count must be less than or equal to 10']);
+  });
+  it('json nests at most maxJsonDepth levels when the caller gives that limit', () => {
+    const nested = (n: number): unknown => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`);
+    expect(create({ ...valid, meta: nested(3) }, { maxJsonDepth: 3 }).meta).toEqual(nested(3));
+    expect(failure(() => create({ ...valid, meta: { a: nested(3) } }, { maxJsonDepth: 3 })).errors).toEqual(['meta: meta must not nest objects and arrays more than 3 levels deep']);
+    expect(create({ ...valid, meta: nested(100) }).meta).toEqual(nested(100));
   });
 });
 
@@ -183,10 +202,10 @@ describe('components and dynamic zones', () => {
       'blocks.2.title: blocks[2].title must be at most 3 characters',
     ]);
   });
-  it('dynamic zone: a component the zone does not allow is validated as v4 does, then left out', () => {
-    expect(errorsOf({ blocks: [{ __component: 'shared.seo' }] })).toEqual(['blocks.0.metaTitle: blocks[0].metaTitle must be defined.']);
-    const out = create({ ...valid, blocks: [{ __component: 'shared.link', label: 'x' }, { __component: 'blocks.quote', by: 'me' }] });
-    expect(out.blocks).toEqual([{ __component: 'blocks.quote', by: 'me' }]);
+  it('dynamic zone: a component the zone does not list is a 400 naming the zone and the component (v4 stores it)', () => {
+    expect(errorsOf({ blocks: [{ __component: 'blocks.quote', by: 'me' }, { __component: 'shared.link', label: 'x' }] })).toEqual([
+      'blocks.1.__component: blocks[1].__component shared.link is not a component of the dynamic zone blocks: it must be one of the following values: blocks.text, blocks.quote',
+    ]);
   });
   it('keeps item ids and __component, drops unknown item keys', () => {
     const out = create({ ...valid, seo: { id: 4, metaTitle: 'm', x: 1 }, blocks: [{ __component: 'blocks.quote', id: 2, by: 'me', y: 1 }] });

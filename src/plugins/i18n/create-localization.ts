@@ -17,6 +17,7 @@ import { findEntities } from '../../storage/read-entities';
 import { copyNonLocalized } from './non-localized';
 import { inContentTransaction, type LocalizedContentDeps } from './localized-content';
 import { webhooksOf } from '../../webhooks/registry';
+import { removeRestrictedRelations } from '../../rest/sanitize-input';
 
 export interface CreateLocalizationDeps extends LocalizedContentDeps {
   visibility: Visibility;
@@ -42,10 +43,10 @@ function writableInput(d: CreateLocalizationDeps, ctx: RequestContext, ct: Conte
   for (const [name, value] of Object.entries(body)) {
     const attr = ct.attributes[name];
     if (!attr || !attr.writable || name === 'locale' || name === 'localizations') continue;
-    if (attr.kind === 'relation' && !attr.relation.startsWith('morph') && !d.canRead(ctx, attr.target)) continue;
     out[name] = value;
   }
-  return out;
+  // relations to types the caller may not find, at any depth (components, zones), as the core controllers do
+  return removeRestrictedRelations(d.model, ct, out, (uid) => d.canRead(ctx, uid)) as Data;
 }
 
 /** v4 sanitize.contentAPI.output: no private attributes, on the entry and on its localizations */

@@ -7,6 +7,7 @@ import type { Auth } from '../../auth/authenticate';
 import type { ContentType } from '../../model/types';
 import type { LocalizedContent } from '../../rest/core-service';
 import type { EntryUploads } from '../../rest/entry-uploads';
+import { maxJsonDepth } from '../../json-nesting';
 import { createLocalesService, type LocalesService } from './locales-service';
 import { createLocalizedContent, validLocale, type LocalizedContentDeps } from './localized-content';
 import { copyNonLocalized, nonLocalizedNames } from './non-localized';
@@ -22,7 +23,10 @@ type SchemaLike = { pluginOptions?: Record<string, unknown>; attributes?: Record
 /** `uploads`: the upload plugin's part in multipart bodies on `POST .../localizations` (asked for lazily) */
 export function createI18nPlugin(ctx: PluginContext, opts: { uploads?: () => EntryUploads | undefined } = {}): I18nPlugin {
   const locales = createLocalesService({ query: ctx.query, db: ctx.db, model: ctx.model });
-  const deps: LocalizedContentDeps = { db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m), lifecycles: ctx.lifecycles };
+  const deps: LocalizedContentDeps = {
+    db: ctx.db, model: ctx.model, query: ctx.query, defaultLocale: locales.defaultLocaleSync, warn: (m) => ctx.log.warn(m), lifecycles: ctx.lifecycles,
+    maxJsonDepth: maxJsonDepth((key) => ctx.project.config.get(key, undefined)),
+  };
   const content = createLocalizedContent(deps);
   const isLocalized = (schema: SchemaLike | undefined) => (schema?.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n?.localized === true;
   const ctOf = (schema: SchemaLike): ContentType | undefined => (schema.uid ? ctx.model.get(schema.uid) : undefined);

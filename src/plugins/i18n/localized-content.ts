@@ -32,6 +32,8 @@ export interface LocalizedContentDeps {
   warn?(message: string): void;
   /** the models' lifecycle hooks, run by the document service of each transaction */
   lifecycles?: Lifecycles;
+  /** config/api.js `rest.maxJsonDepth`, for the document service of each transaction */
+  maxJsonDepth?: number;
 }
 
 export interface Siblings {
@@ -68,7 +70,7 @@ export function siblingsIn(tx: Executor, d: LocalizedContentDeps, docs: Document
 export function inContentTransaction<T>(d: LocalizedContentDeps, fn: (docs: DocumentService, siblings: Siblings, tx: Executor) => Promise<T>): Promise<T> {
   // inside a lifecycle hook's write (a hook writing a localized entry): that write's transaction
   return transactionOrHook(d.db, (tx) => {
-    const docs = createDocumentService(joinTransaction(tx, d.db), d.model, { warn: d.warn, lifecycles: d.lifecycles });
+    const docs = createDocumentService(joinTransaction(tx, d.db), d.model, { warn: d.warn, lifecycles: d.lifecycles, maxJsonDepth: d.maxJsonDepth });
     return fn(docs, siblingsIn(tx, d, docs), tx);
   });
 }

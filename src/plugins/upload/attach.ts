@@ -1,7 +1,8 @@
 // Attaching uploads to an entry's media attribute (`ref`, `refId`, `field`): the target must exist and be
 // a media attribute (v4 writes a link to whatever it is given, or answers 500), the caller must be allowed
 // to update the entry that owns it (v4 does not check), and each file must be of the attribute's
-// `allowedTypes` (v4 does not check either). Links are written as v4 writes them.
+// `allowedTypes` (v4 does not check either). Links are written as v4 writes them. Replacing a used file
+// follows the same rules for every attribute using it (`fileUsages`).
 import type { Auth } from '../../auth/authenticate';
 import { ValidationError } from '../../errors';
 import type { ContentType, MediaAttribute, Model } from '../../model/types';
@@ -79,6 +80,31 @@ export async function resolveAttachTarget(db: Executor, d: AttachDeps, auth: Aut
     for (const entry of entries) d.authorize(auth, `${entry.ct.uid}.update`);
   }
   return { ct, attr, id };
+}
+
+/** where a file is used: each media attribute (of an entry or a component row) linking it in files_related_morphs */
+export async function fileUsages(db: Executor, d: AttachDeps, fileId: number): Promise<AttachTarget[]> {
+  const rows = await db.all<{ id: number; type: string; field: string }>(
+    `SELECT DISTINCT related_id AS id, related_type AS type, field FROM ${db.dialect.quote(MEDIA_MORPH_TABLE)} WHERE file_id = ?`,
+    [fileId],
+  );
+  const out: AttachTarget[] = [];
+  for (const r of rows) {
+    const ct = d.model.get(r.type);
+    const attr = ct?.attributes[r.field];
+    if (ct && attr?.kind === 'media') out.push({ ct, attr, id: Number(r.id) }); // links of removed types or fields protect nothing
+  }
+  return out;
+}
+
+/** changing what these targets show needs `update` on every entry behind them (a component: the entries owning it) */
+export async function authorizeEntryChange(db: Executor, d: AttachDeps, auth: Auth, targets: AttachTarget[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const t of targets) {
+    if (seen.has(`${t.ct.uid}:${t.id}`)) continue;
+    seen.add(`${t.ct.uid}:${t.id}`);
+    for (const entry of await owningEntries(db, d, t.ct, t.id)) d.authorize(auth, `${entry.ct.uid}.update`);
+  }
 }
 
 /** v4's media kinds: `images`, `videos`, `audios`, `files` (anything else); no list allows all */

@@ -25,8 +25,12 @@ export interface UploadConfig {
   /** bytes; v4 default 1 GB */
   sizeLimit: number;
   breakpoints: Record<string, number>;
-  /** v5-style allow/deny lists of media types (`image/*` patterns), checked against the sniffed type */
-  security: { allowedTypes?: string[]; deniedTypes?: string[] };
+  /**
+   * v5-style allow/deny lists of media types (`image/*` patterns), checked against the sniffed type;
+   * `requireEntryUpdate` (Tessera, default true): attaching to an entry, replacing a file or changing its
+   * file info also needs `update` on the entries concerned (false: v4, the upload permission alone)
+   */
+  security: { allowedTypes?: string[]; deniedTypes?: string[]; requireEntryUpdate: boolean };
   /** `providerOptions.localServer.maxage` (ms) for files served from /uploads; v4 default 0 */
   localMaxAgeMs: number;
   multipart: MultipartLimits;
@@ -86,6 +90,8 @@ export function readUploadConfig(project: Project, get: <T>(key: string, fallbac
   }
   const security = get<unknown>('security', {}) ?? {};
   if (!isObject(security)) throw new ProjectError('upload.config.security must be an object', file);
+  const requireEntryUpdate = security.requireEntryUpdate ?? true;
+  if (typeof requireEntryUpdate !== 'boolean') throw new ProjectError('upload.config.security.requireEntryUpdate must be true or false', file);
   const localServer = isObject(providerOptions.localServer) ? providerOptions.localServer : {};
   const maxage = localServer.maxage ?? localServer.maxAge;
   return {
@@ -94,7 +100,7 @@ export function readUploadConfig(project: Project, get: <T>(key: string, fallbac
     actionOptions,
     sizeLimit,
     breakpoints: breakpoints as Record<string, number>,
-    security: { allowedTypes: typeList(security.allowedTypes, 'allowedTypes', file), deniedTypes: typeList(security.deniedTypes, 'deniedTypes', file) },
+    security: { allowedTypes: typeList(security.allowedTypes, 'allowedTypes', file), deniedTypes: typeList(security.deniedTypes, 'deniedTypes', file), requireEntryUpdate },
     localMaxAgeMs: typeof maxage === 'number' && maxage >= 0 ? maxage : 0,
     multipart: multipartLimits(project),
     signAdminURLsOnly: get<unknown>('signAdminURLsOnly', false) === true,

@@ -26,11 +26,16 @@ export interface ContentApiDeps {
   queryContext(ctx: RequestContext): QueryContext;
 }
 
-function nonNegativeInt(v: unknown, name: string): number | undefined {
+/** 2^63: SQLite binds a larger number as a float, which LIMIT/OFFSET refuse (v4 answers 500 there) */
+const INT64_END = 2 ** 63;
+
+/** a whole number from `min` to 2^63-1 (lodash toNumber, as v4); larger than 2^53 means the same rows as 2^53 */
+function pageInt(v: unknown, name: string, min: number): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const n = Number(v);
   if (!Number.isInteger(n)) throw new ValidationError(`Invalid ${name} parameter: expected a whole number`);
-  return n;
+  if (n < min || n >= INT64_END) throw new ValidationError(`Invalid ${name} parameter: expected a whole number from ${min} to 9223372036854775807`);
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
 
 /** v4 passes the query to the entity service: filters, sort, fields, populate, and top-level start/limit (no pagination meta) */
@@ -41,10 +46,10 @@ export function parseFilesQuery(qc: QueryContext, ct: ContentType, raw: Record<s
     where: parseFilters(qc, ct, raw.filters),
     orderBy: parseSort(qc, ct, raw.sort),
   };
-  const start = nonNegativeInt(raw.start, 'start');
-  const limit = nonNegativeInt(raw.limit, 'limit');
+  const start = pageInt(raw.start, 'start', 0);
+  const limit = pageInt(raw.limit, 'limit', -1);
   if (start !== undefined && start > 0) params.offset = start;
-  if (limit !== undefined && limit >= 0) params.limit = limit;
+  if (limit !== undefined && limit > 0) params.limit = limit; // v4: -1 and 0 both mean no limit
   return params;
 }
 
@@ -84,13 +89,13 @@ export function createContentApi(d: ContentApiDeps) {
       try {
         const files = (received?.files ?? []).map((f) => ({ path: f.path, name: f.fileName, type: f.clientType, size: f.bytes, head: f.head, disposable: true }));
         if (!files.length) {
-          if (id !== undefined && id !== '') return await service.updateFileInfo(id, parseFileInfo(fields.fileInfo, false) as never);
+          if (id !== undefined && id !== '') return await service.updateFileInfo(id, parseFileInfo(fields.fileInfo, false) as never, { auth: ctx.state.auth });
           throw new ValidationError('Files are empty');
         }
         if (id !== undefined && id !== '') {
           if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
           const fileInfo = parseFileInfo(fields.fileInfo, false) as never;
-          return await service.replace(id, { data: { fileInfo }, file: files[0] });
+          return await service.replace(id, { data: { fileInfo }, file: files[0] }, { auth: ctx.state.auth });
         }
         const fileInfo = parseFileInfo(fields.fileInfo, files.length > 1);
         const one = (k: string) => singleField(fields[k] as string | string[] | undefined);

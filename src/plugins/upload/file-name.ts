@@ -24,14 +24,35 @@ export function slugifyName(name: string): string {
   let s = name;
   for (const [re, to] of REPLACEMENTS) s = s.replace(re, to);
   s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  // decamelize: fooBar -> foo Bar, HTMLFile -> HTML File, foo2x stays
-  s = s.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z\d]+)/g, '$1 $2');
+  // decamelize: fooBar -> foo Bar, HTMLFile -> HTML File, foo2x stays. The second step is decamelize's
+  // `([A-Z]+)([A-Z][a-z\d]+)` -> '$1 $2' written as a space after the capital that starts a capital-lowercase
+  // pair: the same result, without retrying every start inside a long run of capitals (quadratic)
+  s = s.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/[A-Z](?=[A-Z][a-z\d])/g, '$& ');
   return s.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
 /** `<slug>_<10 hex>`; the random part makes every stored name unguessable and unique */
 export function generateHash(baseName: string): string {
   return `${slugifyName(baseName)}_${crypto.randomBytes(5).toString('hex')}`;
+}
+
+/** bytes in one file name on common file systems (ext4, APFS, NTFS): every stored key `<hash><ext>` must fit */
+export const MAX_KEY_BYTES = 255;
+const RANDOM_TAIL = /_[0-9a-f]{10}$/;
+
+/**
+ * `hash` as it is when `<hash><ext>` fits MAX_KEY_BYTES (v4's keys unchanged); else its readable part cut
+ * short, the random tail (what makes it unique) kept. A 250-character name, or `thumbnail_` before it,
+ * would otherwise fail the file system's limit (v4: 500).
+ */
+export function fitHash(hash: string, ext: string): string {
+  const room = MAX_KEY_BYTES - Buffer.byteLength(ext);
+  if (Buffer.byteLength(hash) <= room) return hash;
+  const tail = RANDOM_TAIL.exec(hash)?.[0] ?? '';
+  const head = Array.from(hash.slice(0, hash.length - tail.length));
+  let bytes = Buffer.byteLength(head.join('')) + tail.length;
+  while (head.length && bytes > room) bytes -= Buffer.byteLength(head.pop()!);
+  return head.join('') + tail;
 }
 
 /** the base of the name the hash is made from: the used name without the original file's extension */
@@ -52,7 +73,7 @@ export function bytesToHumanReadable(bytes: number): string {
   return `${Math.round(bytes / 1000 ** i)} ${sizes[i]}`;
 }
 
-/** A stored file key (`<hash><ext>`) that cannot leave the uploads folder. */
+/** A stored file key (`<hash><ext>`) that cannot leave the uploads folder and fits one file name. */
 export function isSafeStorageKey(key: string): boolean {
-  return isValidFileName(key) && !key.startsWith('.') && !/[\s]/.test(key.slice(-1));
+  return isValidFileName(key) && Buffer.byteLength(key) <= MAX_KEY_BYTES && !key.startsWith('.') && !/[\s]/.test(key.slice(-1));
 }

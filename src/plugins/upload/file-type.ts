@@ -132,12 +132,20 @@ export function sniffType(head: Buffer): SniffedType {
   return { mime: 'application/octet-stream', kind: 'unknown' };
 }
 
+/** real extensions are short; a longer one (a legal 250-byte name can be nearly all extension) is not kept */
+const MAX_EXT_BYTES = 32;
+
+function clientExtension(fileName: string): string {
+  const ext = path.extname(fileName);
+  return Buffer.byteLength(ext) <= MAX_EXT_BYTES ? ext : '';
+}
+
 /**
  * The media type and extension a file is stored with: the sniffed type, and the client's extension only
  * when it names that same type (v4 keeps the client's extension, which is how `evil.png` served HTML).
  */
 export function storedType(sniffed: SniffedType, fileName: string): { mime: string; ext: string } {
-  const clientExt = path.extname(fileName);
+  const clientExt = clientExtension(fileName);
   const clientMime = clientExt ? mimeOfExtension(clientExt) : undefined;
   const canonical = (mime: string) => ({ mime, ext: extensionOfMime(mime) ?? '.bin' });
   switch (sniffed.kind) {

@@ -1,14 +1,13 @@
 // The upload plugin: the /api/upload routes, `strapi.plugin('upload').service('upload')`, the provider
 // (local first, any v4 provider package through `upload.config.provider`), image formats with sharp,
 // multipart parsing (@fastify/multipart, streamed to disk) and the /uploads/* files.
-import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
 import type { EntryUploads } from '../../rest/entry-uploads';
 import { NotFoundError } from '../../errors';
 import { visibleScalars } from '../../query/visibility';
-import { resolvePublicFile, sendPublicFile } from '../../server/static-files';
+import { resolvePublicFile, sendPublicFile, uploadsDirOf } from '../../server/static-files';
 import { componentOwners } from './attach';
 import { readUploadConfig, type UploadConfig } from './config';
 import { createContentApi } from './content-api';
@@ -36,7 +35,7 @@ export const UPLOADS_URL_PREFIX = '/uploads/';
 export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
   const { project, model, db, query, access, log } = ctx;
   const config = readUploadConfig(project, ctx.config);
-  const uploadsDir = path.join(project.publicDir, 'uploads');
+  const uploadsDir = uploadsDirOf(project.publicDir);
   const provider = createProvider({
     name: config.provider, providerOptions: config.providerOptions, actionOptions: config.actionOptions,
     projectDir: project.dir, uploadsDir,

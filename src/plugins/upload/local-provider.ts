@@ -21,7 +21,8 @@ export function createLocalProvider(uploadsDir: string): UploadProviderInstance 
   const write = async (file: ProviderFile, source: NodeJS.ReadableStream | Buffer) => {
     const target = targetOf(uploadsDir, file);
     await fs.promises.mkdir(uploadsDir, { recursive: true });
-    const partial = path.join(uploadsDir, `.${path.basename(target)}.${crypto.randomBytes(4).toString('hex')}.partial`);
+    // not named after the key: a key may use the whole 255 bytes a file name has
+    const partial = path.join(uploadsDir, `.upload-${crypto.randomBytes(8).toString('hex')}.partial`);
     try {
       if (Buffer.isBuffer(source)) await fs.promises.writeFile(partial, source, { flag: 'wx' });
       else await pipeline(source, fs.createWriteStream(partial, { flags: 'wx' }));

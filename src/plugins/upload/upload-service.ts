@@ -12,11 +12,11 @@ import type { Model } from '../../model/types';
 import type { QueryFn } from '../../query/query-engine';
 import type { Entity, FindParams, Populate } from '../../query/types';
 import type { Database, Executor } from '../../storage/dialect';
-import { checkAllowedType, resolveAttachTarget, writeAttachLink, type AttachDeps, type AttachTarget } from './attach';
+import { authorizeEntryChange, checkAllowedType, fileUsages, resolveAttachTarget, writeAttachLink, type AttachDeps, type AttachTarget } from './attach';
 import { typeMatches, type UploadConfig } from './config';
 import type { FileInfo } from './file-info';
-import { bytesToKbytes, generateHash, hashBaseName, isValidFileName } from './file-name';
-import { SNIFF_BYTES, sniffType, storedType } from './file-type';
+import { bytesToKbytes, fitHash, generateHash, hashBaseName, isValidFileName } from './file-name';
+import { SNIFF_BYTES, sniffType, storedType, type SniffedType } from './file-type';
 import { InvalidImageError, processImage, type ImageFile } from './image';
 import type { Library } from './library';
 import { exceedsSizeLimit, sizeLimitError } from './multipart';
@@ -86,6 +86,17 @@ function fileId(id: unknown): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/** a replaced file keeps its extension (so its url) while that still describes the new content, by the upload rules */
+function typeOf(sniffed: SniffedType, fileName: string, keptExt?: string): { mime: string; ext: string } {
+  if (keptExt !== undefined) {
+    const kept = storedType(sniffed, `file${keptExt}`);
+    if (kept.ext === keptExt) return kept;
+  }
+  return storedType(sniffed, fileName);
+}
+
+const keyOf = (f: { hash?: unknown; ext?: unknown }) => `${f.hash}${f.ext ?? ''}`;
+
 function providerFile(fields: Pick<ProviderFile, 'name' | 'hash' | 'ext' | 'mime' | 'size'> & Partial<ProviderFile>, source: string): ProviderFile {
   return { ...fields, getStream: () => fs.createReadStream(source) };
 }
@@ -107,17 +118,20 @@ export function createUploadService(d: UploadServiceDeps) {
     if (denied) throw new ValidationError(`${name}: files of type ${mime} are not allowed`, { errors: [{ path: ['files'], message: `files of type ${mime} are not allowed`, name: 'ValidationError' }] });
   }
 
-  /** v4's formatFileInfo + enhanceAndValidateFile, with the type taken from the content */
-  async function prepare(file: IncomingFile, info: FileInfo, workDir: string, target: AttachTarget | null): Promise<PreparedFile> {
+  /**
+   * v4's formatFileInfo + enhanceAndValidateFile, with the type taken from the content; `targets`: the media
+   * attributes whose allowedTypes apply; `keep`: a replaced file's hash and extension
+   */
+  async function prepare(file: IncomingFile, info: FileInfo, workDir: string, targets: AttachTarget[], keep?: { hash: string; ext: string }): Promise<PreparedFile> {
     if (!isValidFileName(file.name)) throw new ApplicationError('File name contains invalid characters');
     const usedName = (info.name || file.name).normalize();
     if (!isValidFileName(usedName)) throw new ApplicationError('File name contains invalid characters');
     const stat = await fs.promises.stat(file.path);
     if (exceedsSizeLimit(stat.size, config.sizeLimit)) throw sizeLimitError(file.name, config.sizeLimit);
-    const { mime, ext } = storedType(sniffType(file.head ?? (await readHead(file.path))), file.name);
+    const { mime, ext } = typeOf(sniffType(file.head ?? (await readHead(file.path))), file.name, keep?.ext);
     checkSecurity(mime, file.name);
-    if (target) checkAllowedType(target, mime, file.name);
-    const hash = generateHash(hashBaseName(usedName, path.extname(file.name)));
+    for (const target of targets) checkAllowedType(target, mime, file.name);
+    const hash = fitHash(keep?.hash ?? generateHash(hashBaseName(usedName, path.extname(file.name))), ext);
 
     let content: ImageFile = { path: file.path, width: null, height: null, bytes: stat.size };
     let formats: Array<ImageFile & { key: string }> = [];
@@ -148,7 +162,7 @@ export function createUploadService(d: UploadServiceDeps) {
         key: f.key,
         path: f.path,
         file: providerFile({
-          name: `${f.key}_${usedName}`, hash: `${f.key}_${hash}`, ext, mime, path: null,
+          name: `${f.key}_${usedName}`, hash: fitHash(`${f.key}_${hash}`, ext), ext, mime, path: null,
           width: f.width, height: f.height, size: bytesToKbytes(f.bytes), sizeInBytes: f.bytes,
         }, f.path),
       })),
@@ -197,6 +211,14 @@ export function createUploadService(d: UploadServiceDeps) {
   };
   const readFile = (id: number, populate?: Populate) => files().findOne({ where: { id }, select: d.visibleFields, populate });
 
+  /** the media attributes using a file; changing it from REST (`auth`) needs `update` on their entries unless configured off */
+  async function usagesForChange(fileId: number, auth: Auth | undefined): Promise<AttachTarget[]> {
+    const tx = currentHookTransaction() ?? db;
+    const usages = await fileUsages(tx, d.attach, fileId);
+    if (auth && config.security.requireEntryUpdate) await authorizeEntryChange(tx, d.attach, auth, usages);
+    return usages;
+  }
+
   let privateProvider: Promise<boolean> | undefined; // asked once, as v4 does at start-up
   async function signed(file: Entity): Promise<Entity> {
     privateProvider ??= provider.isPrivate();
@@ -216,9 +238,9 @@ export function createUploadService(d: UploadServiceDeps) {
       const list = Array.isArray(input) ? input : [input];
       const infos = Array.isArray(data.fileInfo) ? data.fileInfo : [data.fileInfo];
       return withWorkDir(async (workDir) => {
-        const target = await resolveAttachTarget(currentHookTransaction() ?? db, d.attach, opts.auth, data);
+        const target = await resolveAttachTarget(currentHookTransaction() ?? db, d.attach, config.security.requireEntryUpdate ? opts.auth : undefined, data);
         const prepared: PreparedFile[] = [];
-        for (const [i, file] of list.entries()) prepared.push(await prepare(file, infos[i] ?? {}, workDir, target));
+        for (const [i, file] of list.entries()) prepared.push(await prepare(file, infos[i] ?? {}, workDir, target ? [target] : []));
         const folder = await library.apiUploadFolder();
         const stored: ProviderFile[] = [];
         try {
@@ -255,38 +277,49 @@ export function createUploadService(d: UploadServiceDeps) {
       return service.upload({ data: { ref: params.model, refId: params.id, field: params.field }, files: input });
     },
 
-    /** `POST /upload?id=X` with a file: new content under the same hash and extension, so the url stays */
-    async replace(id: unknown, { data = {}, file }: { data?: { fileInfo?: FileInfo }; file: IncomingFile }): Promise<Entity> {
+    /**
+     * `POST /upload?id=X` with a file: new content under the same hash (and extension while it still names
+     * the content's type, so the url stays). The allowedTypes of every attribute using the file apply, and
+     * from REST (`auth`) the caller must be allowed to update the entries using it (requireEntryUpdate).
+     */
+    async replace(id: unknown, { data = {}, file }: { data?: { fileInfo?: FileInfo }; file: IncomingFile }, opts: { auth?: Auth } = {}): Promise<Entity> {
       const current = await service.findOneRaw(id);
       if (!current) throw new NotFoundError();
+      const usages = await usagesForChange(current.id, opts.auth);
       return withWorkDir(async (workDir) => {
-        const p = await prepare(file, data.fileInfo ?? {}, workDir, null);
-        const hash = String(current.hash);
-        const ext = String(current.ext ?? '');
-        Object.assign(p.original, { hash, ext });
-        Object.assign(p.entity, { hash, ext });
-        for (const f of p.formats) Object.assign(f.file, { hash: `${f.key}_${hash}`, ext });
-        const ours = current.provider === config.provider;
-        const row = await store(p, []);
-        if (ours) {
-          // formats of the old content that the new one does not have any more
-          const kept = new Set(p.formats.map((f) => f.key));
-          for (const [key, f] of Object.entries((current.formats ?? {}) as Record<string, FormatRecord>)) {
-            if (!kept.has(key)) await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove old format ${key} of file ${current.id}`));
-          }
+        const p = await prepare(file, data.fileInfo ?? {}, workDir, usages, { hash: String(current.hash), ext: String(current.ext ?? '') });
+        // v4 deletes the old files of its own provider; here only those the new content did not overwrite, after the commit
+        const old = current.provider === config.provider ? [current, ...Object.values((current.formats ?? {}) as Record<string, FormatRecord>)] : [];
+        const oldKeys = new Set(old.map(keyOf));
+        const stored: ProviderFile[] = [];
+        const unstoreNew = () => unstore(stored.filter((f) => !oldKeys.has(keyOf(f)))); // overwritten content cannot come back
+        try {
+          const row = await store(p, stored);
+          const values: Record<string, unknown> = { ...row, formats: row.formats ?? {} };
+          if (data.fileInfo?.alternativeText === undefined) delete values.alternativeText;
+          if (data.fileInfo?.caption === undefined) delete values.caption;
+          await transactionOrHook(db, (tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
+        } catch (err) {
+          await unstoreNew();
+          throw err;
         }
-        const values: Record<string, unknown> = { ...row, formats: row.formats ?? {} };
-        if (data.fileInfo?.alternativeText === undefined) delete values.alternativeText;
-        if (data.fileInfo?.caption === undefined) delete values.caption;
-        await transactionOrHook(db, (tx) => files(tx).update({ where: { id: current.id }, data: values, select: [] }));
+        const newKeys = new Set(stored.map(keyOf));
+        const removeOld = async () => {
+          for (const f of old) {
+            if (newKeys.has(keyOf(f))) continue;
+            await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove ${keyOf(f)}, replaced in file ${current.id}`));
+          }
+        };
+        if (!whenTransactionEnds(db, (committed) => void (committed ? removeOld() : unstoreNew()))) await removeOld();
         return signed(updatedEvents((await readFile(current.id))!));
       });
     },
 
     /** `POST /upload?id=X` without a file: name, alternativeText and caption; null or absent keeps the old value */
-    async updateFileInfo(id: unknown, info: FileInfo = {}): Promise<Entity> {
+    async updateFileInfo(id: unknown, info: FileInfo = {}, opts: { auth?: Auth } = {}): Promise<Entity> {
       const current = await service.findOneRaw(id);
       if (!current) throw new NotFoundError();
+      await usagesForChange(current.id, opts.auth);
       const data: Record<string, unknown> = {
         name: info.name ?? current.name,
         alternativeText: info.alternativeText ?? current.alternativeText,

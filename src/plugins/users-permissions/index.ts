@@ -19,6 +19,11 @@ import { PLUGIN_ACTIONS, upRoutes } from './routes';
 import { sanitizeOutput } from './sanitize';
 import { createServices } from './services';
 import { createSettings } from './settings';
+import { validateCallback } from './providers/callback-url';
+import { createProvidersService } from './providers/connect-user';
+import { createGrantFlow } from './providers/grant-flow';
+import { createProvidersRegistry } from './providers/registry';
+import { createStateCookie } from './providers/state-cookie';
 
 /** v4's plugin config defaults (UP:config.js), under config/plugins.js `users-permissions.config` */
 const DEFAULT_JWT: JwtOptions = { expiresIn: '30d' };
@@ -73,15 +78,29 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
       return [key.slice(0, dot), key.slice(dot + 1), actions];
     });
   };
+  const apiPrefix = project.config.get<string>('api.rest.prefix', '/api');
   const services = createServices({
     query, settings, jwt,
     entityService: () => opts.entityService(),
     email: opts.email,
     actions: () => [...apiActions(), ...PLUGIN_ACTIONS],
     serverUrl, adminUrl,
-    apiPrefix: project.config.get<string>('api.rest.prefix', '/api'),
+    apiPrefix,
     log: { error: (m) => log.error(m) },
     publicUser: (u: Entity) => sanitizeOutput(model, userType, u, undefined, opts.globalPrivate) as Entity,
+  });
+  const registry = createProvidersRegistry(project.dir);
+  const providers = createProvidersService({ query, settings, registry, serverUrl, apiPrefix });
+  const grantFlow = createGrantFlow({
+    settings, apiPrefix,
+    cookie: createStateCookie(() => project.config.get('server.app.keys', undefined)),
+    redirectUri: providers.buildRedirectUri,
+    configuredServerUrl: () => String(project.config.get('server.url', '') ?? ''),
+    validateCallback: (callback, provider) => {
+      const configured = ctx.config<unknown>('callback.validate', undefined);
+      return (typeof configured === 'function' ? configured : validateCallback)(callback, provider);
+    },
+    log,
   });
   const deps: ControllerDeps = {
     model, userType, query, services, settings,
@@ -97,13 +116,13 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
     return configured === undefined ? DEFAULT_RATELIMIT : { ...DEFAULT_RATELIMIT, ...configured };
   });
   const controllers = {
-    auth: createAuthController(deps, { serverUrl, adminUrl }),
+    auth: createAuthController(deps, { serverUrl, adminUrl, providers, grantFlow }),
     user: createUserController(deps),
     role: createRoleController(deps),
   };
   return {
     name: 'users-permissions',
-    services,
+    services: { ...services, providers, 'providers-registry': registry },
     routes: () => upRoutes(controllers, limiter),
     async bootstrap() {
       assertJwtOptions(jwtOptions());
@@ -112,6 +131,10 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
       project.config.set('plugin.users-permissions.jwtSecret', secret);
       project.config.set('plugin.users-permissions.jwt', jwtOptions());
       if (!project.config.has('plugin.users-permissions.ratelimit')) project.config.set('plugin.users-permissions.ratelimit', { ...DEFAULT_RATELIMIT });
+      // as v4's initGrant: providers a project added to the registry get their grant settings
+      const grant = await settings.grant();
+      const added = Object.entries(registry.getAll()).filter(([name]) => !Object.hasOwn(grant, name));
+      if (added.length) await settings.set('grant', { ...grant, ...Object.fromEntries(added.map(([name, p]) => [name, { icon: p.icon, enabled: p.enabled, ...p.grantConfig }])) });
       const allowed = ctx.config('register.allowedFields', undefined);
       if (!Array.isArray(allowed)) {
         const builtIn = new Set(['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);

@@ -1,8 +1,8 @@
 // The plugin's content-API routes as v4 declares them (UP:routes/content-api/*.js): paths below the REST
-// prefix, the permission action each needs, and the auth routes that are rate limited.
+// prefix, the permission action each needs, and the auth routes that are rate limited (the same routes as v4).
 import type { RequestContext } from '../../rest/context';
 import type { HttpMethod, RouteDef } from '../../rest/routes';
-import { rateLimitKey, type RateLimiter } from '../../auth/rate-limit';
+import { identifierOf, type RateLimiter } from '../../auth/rate-limit';
 
 type Handler = (ctx: RequestContext) => Promise<unknown>;
 
@@ -12,12 +12,19 @@ export interface UpControllers {
   role: Record<'find' | 'findOne' | 'createRole' | 'updateRole' | 'deleteRole' | 'getPermissions', Handler>;
 }
 
-const TABLE: Array<[HttpMethod, string, keyof UpControllers, string, boolean, string?]> = [
+/**
+ * Whether a route is rate limited, and by what besides the route and the client: the body field its handler
+ * looks the user up by, or `true` for nothing more (reset-password: the code is what would be guessed, so all
+ * codes share the window; connect: no body; change-password: the signed-in user is added).
+ */
+type Limit = boolean | 'identifier' | 'email';
+
+const TABLE: Array<[HttpMethod, string, keyof UpControllers, string, Limit, string?]> = [
   ['GET', '/connect/*', 'auth', 'connect', true],
-  ['POST', '/auth/local', 'auth', 'callback', true],
-  ['POST', '/auth/local/register', 'auth', 'register', true],
+  ['POST', '/auth/local', 'auth', 'callback', 'identifier'],
+  ['POST', '/auth/local/register', 'auth', 'register', 'email'],
   ['GET', '/auth/:provider/callback', 'auth', 'callback', false],
-  ['POST', '/auth/forgot-password', 'auth', 'forgotPassword', true],
+  ['POST', '/auth/forgot-password', 'auth', 'forgotPassword', 'email'],
   ['POST', '/auth/reset-password', 'auth', 'resetPassword', true],
   ['GET', '/auth/email-confirmation', 'auth', 'emailConfirmation', false],
   ['POST', '/auth/send-email-confirmation', 'auth', 'sendEmailConfirmation', false],
@@ -38,14 +45,15 @@ const TABLE: Array<[HttpMethod, string, keyof UpControllers, string, boolean, st
 ];
 
 /** v4 runs the rate limit as a route middleware: after authentication and the permission check. */
-function rateLimited(limiter: RateLimiter, handler: Handler): Handler {
+function rateLimited(limiter: RateLimiter, route: string, by: Exclude<Limit, false>, handler: Handler): Handler {
   return async (ctx) => {
-    const ip = ctx.raw?.req.ip ?? '';
-    // koa2-ratelimit adds the signed-in user's id (change-password): two users behind one address do not share a window
-    const userId = ctx.state.user?.id;
-    const key = `${rateLimitKey(ctx.request.body, ctx.request.url.split('?')[0], ip)}${userId === undefined ? '' : `|${userId}`}`;
     try {
-      const verdict = limiter.hit(key);
+      const verdict = limiter.hit({
+        route,
+        identifier: by === true ? '' : identifierOf(ctx.request.body, by),
+        ip: ctx.ip,
+        userId: ctx.state.user?.id,
+      });
       // on the reply itself, so error answers (a failed login) carry them too, as koa2-ratelimit's do
       if (verdict) {
         if (ctx.raw) ctx.raw.reply.headers(verdict.headers);
@@ -61,7 +69,7 @@ function rateLimited(limiter: RateLimiter, handler: Handler): Handler {
 }
 
 export function upRoutes(controllers: UpControllers, limiter: RateLimiter): RouteDef[] {
-  return TABLE.map(([method, path, controller, action, limited, controllerName]) => {
+  return TABLE.map(([method, path, controller, action, limit, controllerName]) => {
     const fn = (controllers[controller] as Record<string, Handler>)[action];
     const handler: Handler = (ctx) => fn(ctx);
     return {
@@ -69,7 +77,7 @@ export function upRoutes(controllers: UpControllers, limiter: RateLimiter): Rout
       action: `plugin::users-permissions.${controllerName ?? controller}.${action}`,
       uid: 'plugin::users-permissions',
       config: {},
-      handler: limited ? rateLimited(limiter, handler) : handler,
+      handler: limit === false ? handler : rateLimited(limiter, `${method} ${path}`, limit, handler),
     };
   });
 }

@@ -1,7 +1,7 @@
 // The request-body checks of the users-permissions controllers (UP:controllers/validation/*.js), with
 // yup's behaviour as v4 runs it (validateYupSchema: strict, all errors collected) and its messages.
 import { ValidationError } from '../../errors';
-import { EMAIL } from '../../documents/scalar-rules';
+import { isEmail } from '../../documents/email-address';
 import { messages as m } from '../../documents/validation-messages';
 
 type Rule =
@@ -26,7 +26,7 @@ function checkString(name: string, rule: Extract<Rule, { kind: 'string' }>, v: u
   if (v === undefined) return rule.required ? m.required(name) : null;
   if (typeof v !== 'string') return m.notType(name, 'string', v, v);
   if (rule.required && v === '') return m.required(name);
-  if (rule.email && v !== '' && !EMAIL.test(v)) return m.email(name);
+  if (rule.email && v !== '' && !isEmail(v)) return m.email(name);
   if (rule.min !== undefined && v.length < rule.min) return m.minLength(name, rule.min);
   if (rule.equals && v !== body[rule.equals.field]) return rule.equals.message;
   return null;

@@ -41,8 +41,17 @@ export async function startAuthApp(o: AuthAppOptions = {}): Promise<AuthApp> {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), content);
   }
-  const app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  let app: Tessera | undefined;
+  let url: string;
+  try {
+    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    // the caller gets no handle to stop, so the copy goes now
+    await app?.close().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const token = fs.readFileSync(path.join(dir, '.tmp/token.txt'), 'utf8').trim();
   const request: AuthApp['request'] = async (method, u, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };

@@ -1,4 +1,4 @@
-// Lifecycle hooks on the fixture app (../shared/strapi4 with its data), subscribed at run time: writes of a
+// Lifecycle hooks on the fixture app (test/fixtures/strapi4-app with its data), subscribed at run time: writes of a
 // localized type (through the i18n plugin) run them, and a type's reads move from the JSON read path to the
 // JavaScript one while something subscribes to them, and back when it stops.
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -41,7 +41,8 @@ async function http(url: string): Promise<string> {
 
 describe('odd stored values', () => {
   it('rows the JSON target writes exactly are answered by it, as the JavaScript path would', async () => {
-    for (const id of [1, 2, 3, 4, 7]) {
+    // 6: infinite REALs in number columns, which JavaScript writes as null, go through the exact fallback
+    for (const id of [1, 2, 3, 4, 6, 7]) {
       const url = `/api/things/${id}`;
       const r = await bothTargets(t, url);
       expect(r.outcome, url).toBe('compared');
@@ -54,7 +55,7 @@ describe('odd stored values', () => {
   });
 
   it('rows it cannot write exactly are left to the JavaScript path, whole pages with them too', async () => {
-    for (const url of ['/api/things/5', '/api/things/6', '/api/things/8', '/api/things?sort=id']) {
+    for (const url of ['/api/things/5', '/api/things/8', '/api/things?sort=id']) {
       const r = await bothTargets(t, url);
       expect(r.outcome, url).toBe('js only');
       expect(await http(url)).toBe(r.js);

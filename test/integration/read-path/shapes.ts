@@ -14,7 +14,7 @@ export function goldenReads(name: string): string[] {
 
 const A = '/api/articles';
 
-/** shapes on the fixture app's model (../shared/strapi4) */
+/** shapes on the fixture app's model (test/fixtures/strapi4-app) */
 export const FIXTURE_SHAPES: string[] = [
   A, `${A}?populate=*`, `${A}?populate=*&publicationState=preview`, `${A}?publicationState=preview&pagination[pageSize]=100`,
   `${A}?pagination[page]=2&pagination[pageSize]=7`, `${A}?pagination[start]=5&pagination[limit]=3`, `${A}?pagination[withCount]=false`,

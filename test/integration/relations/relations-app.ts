@@ -1,10 +1,9 @@
 // The relations test project (test/fixtures/relations-app): relation kinds the fixture app lacks (one-to-one
 // both ways, many-way, self many-to-many, a relation to users, nested components with relations, max on
 // components). Started on a private copy with an empty database, as real Strapi was for its recordings.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createTessera, type Tessera } from '../../../src/core/tessera';
+import type { Tessera } from '../../../src/core/tessera';
+import { startProjectCopy } from '../../helpers/fixture-app';
 
 export const RELATIONS_APP = path.resolve(__dirname, '../../fixtures/relations-app');
 
@@ -17,21 +16,9 @@ export interface RunningRelationsApp {
   stop(): Promise<void>;
 }
 
+/** `config`: files of config/ replaced on the copy (name -> content) */
 export async function startRelationsApp(opts: { config?: Record<string, string> } = {}): Promise<RunningRelationsApp> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-relations-'));
-  fs.cpSync(RELATIONS_APP, dir, { recursive: true });
-  fs.mkdirSync(path.join(dir, '.tmp'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'public/uploads'), { recursive: true });
-  for (const [file, text] of Object.entries(opts.config ?? {})) fs.writeFileSync(path.join(dir, 'config', file), text);
-  const app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    app, url, dir,
-    dbFile: path.join(dir, '.tmp/data.db'),
-    token: fs.readFileSync(path.join(dir, '.tmp/token.txt'), 'utf8').trim(),
-    async stop() {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const edit = Object.fromEntries(Object.entries(opts.config ?? {}).map(([file, text]) => [`config/${file}`, text]));
+  const running = await startProjectCopy(RELATIONS_APP, { 'public/uploads/.gitkeep': '', ...edit });
+  return Object.assign(running, { dbFile: path.join(running.dir, '.tmp/data.db') });
 }

@@ -57,8 +57,15 @@ function tokenOf(dir: string): string {
 
 export async function startUploadApp(o: AppOptions = {}): Promise<UploadApp> {
   const dir = prepareAppDir(o);
-  const app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  let app: Tessera;
+  let url: string;
+  try {
+    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true }); // a project that must fail start-up leaves nothing behind
+    throw err;
+  }
   const uploadsDir = path.join(dir, 'public/uploads');
   return {
     app, url, dir, uploadsDir,

@@ -138,15 +138,18 @@ describe('attaching, replacing, deleting', () => {
     expect(gallery.images.data.map((f: { id: number }) => f.id)).toContain(g.id);
   });
 
-  it('replaces a file under the same url, removing formats the new content does not have', async () => {
+  it('replaces a file under the same hash (ext and url follow the new content), removing the files the new content does not have', async () => {
     const [big] = (await post(t, form([{ name: 'big.jpg', data: await gen.bigJpeg() }]))).body;
-    const oldFormats = Object.values<{ url: string }>(big.formats).map((f) => path.basename(f.url));
+    const oldFiles = [big, ...Object.values<{ url: string }>(big.formats)].map((f) => path.basename(f.url));
     const res = await post(t, form([{ name: 'tiny.png', data: await gen.tinyPng() }]), { path: `/api/upload?id=${big.id}` });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: big.id, name: 'tiny.png', hash: big.hash, ext: '.jpg', url: big.url, mime: 'image/png', width: 16, height: 12, formats: {} });
-    for (const f of oldFormats) expect(t.uploads()).not.toContain(f);
-    const meta = await sharp(path.join(t.uploadsDir, path.basename(big.url))).metadata();
+    expect(res.body).toMatchObject({ id: big.id, name: 'tiny.png', hash: big.hash, ext: '.png', url: `/uploads/${big.hash}.png`, mime: 'image/png', width: 16, height: 12, formats: {} });
+    for (const f of oldFiles) expect(t.uploads()).not.toContain(f);
+    const meta = await sharp(path.join(t.uploadsDir, path.basename(res.body.url))).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 16, 12]);
+    // the same type again: the url stays
+    const again = await post(t, form([{ name: 'mid.png', data: await gen.midPng() }]), { path: `/api/upload?id=${big.id}` });
+    expect(again.body).toMatchObject({ ext: '.png', url: res.body.url, width: 400, height: 300 });
   });
 
   it('deletes the row, its links, and the stored original and formats', async () => {

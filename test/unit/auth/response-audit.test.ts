@@ -8,8 +8,8 @@ import { auditedResponses } from '../../helpers/response-audit-setup';
 import { addResponseAuditor } from '../../../src/server/response-audit';
 
 describe('findSecrets', () => {
-  it('finds bcrypt hashes of every prefix, reset and confirmation tokens, private user attributes', () => {
-    const hash = hashPassword('Some-pass-1', 4);
+  it('finds bcrypt hashes of every prefix, reset and confirmation tokens, private user attributes', async () => {
+    const hash = await hashPassword('Some-pass-1', 4);
     expect(findSecrets(JSON.stringify({ x: hash }))).toContain('a bcrypt password hash');
     for (const p of ['$2a$', '$2b$', '$2y$']) expect(findSecrets(`{"v":"${hash.replace(/^\$2.\$/, p)}"}`).length).toBeGreaterThan(0);
     expect(findSecrets(JSON.stringify({ code: 'ab'.repeat(64) }))).toEqual(['a reset-password token (128 hex characters)']);

@@ -90,6 +90,18 @@ describe('JSON values written by SQLite = the JavaScript conversion', () => {
     for (const [type, literal] of usual) expect(check(type, literal), `${type} ${literal}`).toEqual({ kind: 'same' });
   });
 
+  it('whole REALs in number columns are written as JavaScript writes them, text included (10, not 10.0)', () => {
+    // a float column keeps a whole number as a REAL; a client in another language tells `10.0` (a float) from `10`
+    const cases = ['10', '-3', '0', '-0.0', '4.0', '9007199254740992', '9007199254740994', '123456789012345680000', '1e21', '1e300', '0.5', '1.25'];
+    for (const type of ['float', 'decimal', 'integer'] as const) {
+      db.exec(`DROP TABLE IF EXISTS whole; CREATE TABLE whole (c ${COLUMN_TYPE[type]})`);
+      for (const literal of cases) db.exec(`INSERT INTO whole (c) VALUES (CAST(${literal} AS REAL))`);
+      const attr = { kind: 'scalar', name: 'c', column: 'c', type } as ScalarAttribute;
+      const rows = db.prepare(`SELECT c, json_object('v', ${jsonValueExpr(sqliteDialect, attr, 't')}) AS j FROM whole t`).all() as { c: number; j: string }[];
+      for (const r of rows) expect(r.j, `${type} ${r.c}`).toBe(JSON.stringify({ v: fromDb(type, r.c) }));
+    }
+  });
+
   it('every millisecond format matches toISOString (years 0000-9999)', () => {
     db.exec('DROP TABLE IF EXISTS ms; CREATE TABLE ms (c datetime)');
     const insert = db.prepare('INSERT INTO ms (c) VALUES (?)');

@@ -1,10 +1,11 @@
 // Public and uploaded files: no way out of the folder (.., encoded dots, symlinks, NUL, backslashes,
-// hidden files), byte ranges, and the content types uploads are served with.
+// hidden files), canonical spellings only, uploads known wherever they are reached from, byte ranges, and the
+// content types uploads are served with.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeOf, extensionOfMime, isActiveContent, mimeOfExtension, parseRange, resolvePublicFile } from '../../../src/server/static-files';
+import { canonicalFilePath, contentTypeOf, extensionOfMime, isActiveContent, mimeOfExtension, parseRange, resolvePublicFile } from '../../../src/server/static-files';
 
 let root: string;
 let pub: string;
@@ -22,6 +23,7 @@ beforeAll(() => {
   fs.symlinkSync(path.join(root, 'secret.txt'), path.join(pub, 'uploads/link.txt'));
   fs.symlinkSync(root, path.join(pub, 'uploads/outside'));
   fs.symlinkSync(path.join(pub, 'robots.txt'), path.join(pub, 'uploads/inside.txt'));
+  fs.symlinkSync(path.join(pub, 'uploads'), path.join(pub, 'link-to-uploads'));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -33,7 +35,22 @@ describe('resolvePublicFile', () => {
     expect(await resolve('/uploads/a.png?x=1')).toBe(fs.realpathSync(path.join(pub, 'uploads/a.png')));
     expect(await resolve('/uploads/sub/')).toBe(fs.realpathSync(path.join(pub, 'uploads/sub/index.html')));
     expect(await resolve('/uploads/%61.png')).toBe(fs.realpathSync(path.join(pub, 'uploads/a.png')));
-    expect(await resolve('/uploads/sub/../a.png')).toBe(fs.realpathSync(path.join(pub, 'uploads/a.png')));
+  });
+
+  it('answers only the canonical spelling of a path (issue #20: another spelling could reach another handler)', async () => {
+    for (const url of ['/uploads/sub/../a.png', '//uploads/a.png', '/./uploads/a.png', '/uploads//a.png', '/uploads%2fa.png', '/uploads%5ca.png', '/uploads\\a.png', '/uploads/%2e/a.png', '/uploads/a.png/.']) {
+      expect(await resolve(url), url).toBeNull();
+    }
+    expect([canonicalFilePath('/uploads/a%20b.png?x=/../'), canonicalFilePath('/x/%2e%2e/y'), canonicalFilePath('/%c0%ae'), canonicalFilePath('x.png')]).toEqual(['/uploads/a b.png', null, 'malformed', null]);
+  });
+
+  it('marks a file whose real path is inside the uploads folder as untrusted, whatever path reached it', async () => {
+    const uploadsDir = path.join(pub, 'uploads');
+    expect((await resolvePublicFile(pub, '/uploads/a.png', { uploadsDir }))?.untrusted).toBe(true);
+    expect((await resolvePublicFile(pub, '/robots.txt', { uploadsDir }))?.untrusted).toBe(false);
+    // a link out of the uploads folder points at public content; a link into it at uploaded content
+    expect((await resolvePublicFile(pub, '/uploads/inside.txt', { uploadsDir }))?.untrusted).toBe(false);
+    expect((await resolvePublicFile(pub, '/link-to-uploads/a.png', { uploadsDir }))?.untrusted).toBe(true);
   });
 
   it('never leaves the folder', async () => {

@@ -8,6 +8,8 @@ import { UP_ROLE_UID } from '../../../auth/abilities';
 import { UP_USER_UID } from '../../../auth/jwt-strategy';
 import { schemas, validateBody } from '../validation';
 import { body, sanitizeUser, stateUser, type ControllerDeps } from './context';
+import type { ProvidersService } from '../providers/connect-user';
+import type { GrantFlow } from '../providers/grant-flow';
 
 /** never writable through register, whatever `register.allowedFields` says */
 const NEVER_ON_REGISTER = ['confirmed', 'blocked', 'confirmationToken', 'resetPasswordToken', 'provider', 'id', 'role',
@@ -19,6 +21,10 @@ const DUMMY_HASH = '$2a$10$CwTycUXWue0Thq9StjUM0uJ8.Gg/NzSlTHzS4Lx4XwTfY3yFHqJSe
 export interface AuthControllerExtras {
   serverUrl(): string;
   adminUrl(): string;
+  /** v4's `providers` service: the user of a provider's access token */
+  providers: ProvidersService;
+  /** /api/connect/:provider and its callback (providers/grant-flow.ts) */
+  grantFlow: GrantFlow;
 }
 
 export function createAuthController(d: ControllerDeps, x: AuthControllerExtras) {
@@ -34,12 +40,24 @@ export function createAuthController(d: ControllerDeps, x: AuthControllerExtras)
     return [...new Set(['username', 'password', 'email', ...extra])].filter((k) => !NEVER_ON_REGISTER.includes(k));
   }
 
+  /** v4: every failure of a provider sign-in answers 400 with its message (an unsupported provider: 501) */
+  async function providerCallback(ctx: RequestContext, provider: string) {
+    try {
+      const user = await x.providers.connect(provider, ctx.query);
+      if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
+      return { jwt: d.issueFor(user), user: sanitizeUser(d, user, ctx) };
+    } catch (err) {
+      if (err instanceof NotImplementedError) throw err;
+      throw new ApplicationError((err as Error)?.message);
+    }
+  }
+
   return {
     async callback(ctx: RequestContext) {
       const provider = ctx.params.provider || 'local';
       const grant = await settings.grant();
       if (!_.get(grant, [provider === 'local' ? 'email' : provider, 'enabled'])) throw new ApplicationError('This provider is disabled');
-      if (provider !== 'local') throw new NotImplementedError(`Sign-in with the "${provider}" provider is not supported by Tessera yet`);
+      if (provider !== 'local') return providerCallback(ctx, provider);
       const params = validateBody<{ identifier: string; password: string }>(schemas.callback, ctx.request.body);
       const user = await users().findOne({
         where: { provider, $or: [{ email: params.identifier.toLowerCase() }, { username: params.identifier }] },
@@ -53,12 +71,7 @@ export function createAuthController(d: ControllerDeps, x: AuthControllerExtras)
       return { jwt: d.issueFor(user), user: sanitizeUser(d, user, ctx) };
     },
 
-    async connect(ctx: RequestContext) {
-      const provider = String(ctx.params['*'] ?? '').split('/')[0];
-      const grant = await settings.grant();
-      if (!_.get(grant, [provider, 'enabled'])) throw new ApplicationError('This provider is disabled');
-      throw new NotImplementedError(`Sign-in with the "${provider}" provider is not supported by Tessera yet`);
-    },
+    connect: (ctx: RequestContext) => x.grantFlow.connect(ctx),
 
     async register(ctx: RequestContext) {
       const advanced = await settings.advanced();

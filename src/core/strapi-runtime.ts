@@ -1,0 +1,89 @@
+// Members of v4's `strapi` object that are about the running server rather than data: `server`, `reload`,
+// `fetch`, `telemetry`, `container` (docs/configuration.md, "The strapi object"). Each is what v4 project
+// code calls on it, with Tessera's behaviour where v4's cannot apply (no koa app, no telemetry).
+import type { KoaMiddleware } from '../rest/route-chain';
+import type { ProjectHttpServer } from '../server/project-http-server';
+
+/** `strapi.server`: the http.Server (exists from the start), `use(middleware)` until the server is built */
+export function createServerFacade(d: { http: ProjectHttpServer; use(mw: KoaMiddleware): void }) {
+  const facade = {
+    get httpServer() {
+      return d.http.server;
+    },
+    /** a koa middleware run around every route, as config/middlewares.js project middlewares are */
+    use(mw: KoaMiddleware) {
+      if (typeof mw !== 'function') throw new TypeError('strapi.server.use() needs a middleware function (ctx, next) => ...');
+      d.use(mw);
+      return facade;
+    },
+    routes(): never {
+      throw new Error('strapi.server.routes() is not supported by Tessera: declare routes in the files of src/api/*/routes/');
+    },
+  };
+  return facade;
+}
+
+/**
+ * `strapi.reload()`: under `tessera develop` it asks the parent to restart this process (as v4's develop
+ * does); under `tessera start` there is nothing to restart into, so it only warns.
+ */
+export function createReload(d: { restart?: () => void; warn(message: string): void }) {
+  const reload = Object.assign(
+    () => {
+      if (d.restart) d.restart();
+      else d.warn('strapi.reload() has no effect under `tessera start` (only `tessera develop` restarts)');
+    },
+    { isWatching: true, isReloading: false },
+  );
+  return reload;
+}
+
+/**
+ * `strapi.fetch`: v4's fetch wrapper; Node's fetch here. config/server.js `globalProxy` (v4 routes it through
+ * a proxy agent) is not honoured: a warning at start says so.
+ */
+export function createStrapiFetch(d: { globalProxy?: unknown; warn(message: string): void }) {
+  if (d.globalProxy) d.warn('config/server.js globalProxy is not honoured by strapi.fetch (requests go out directly)');
+  return (url: string | URL, options?: RequestInit) => globalThis.fetch(url, options);
+}
+
+/** `strapi.telemetry`: disabled; `send` does nothing and answers true, as v4's does when telemetry is off */
+export function createTelemetry() {
+  return {
+    isDisabled: true,
+    register() {},
+    bootstrap() {},
+    destroy() {},
+    async send(_event?: string, _payload?: unknown): Promise<boolean> {
+      return true;
+    },
+  };
+}
+
+/**
+ * `strapi.container`: v4's (`register(name, resolver)` once per name, `get(name, args)` resolving a function
+ * resolver once with `{ strapi }`), with `builtIn` registered from the start (config, content-types, ...).
+ */
+export function createContainer(strapi: () => unknown, builtIn: Record<string, unknown>) {
+  const registered = new Map<string, unknown>(Object.entries(builtIn));
+  const resolved = new Map<string, unknown>(Object.entries(builtIn));
+  const container = {
+    register(name: string, resolver: unknown) {
+      if (registered.has(name)) throw new Error(`Cannot register already registered service ${name}`);
+      registered.set(name, resolver);
+      return container;
+    },
+    get(name: string, args?: unknown): unknown {
+      if (resolved.has(name)) return resolved.get(name);
+      if (!registered.has(name)) throw new Error(`Could not resolve service ${name}`);
+      const resolver = registered.get(name);
+      const value = typeof resolver === 'function' ? resolver({ strapi: strapi() }, args) : resolver;
+      resolved.set(name, value);
+      return value;
+    },
+    extend() {
+      return container;
+    },
+  };
+  return container;
+}
