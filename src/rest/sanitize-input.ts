@@ -40,10 +40,17 @@ export function removeRestrictedRelations(model: Model, ct: ContentType, data: u
     const attr = ct.attributes[key];
     if (attr.kind === 'relation') {
       if (attr.relation.startsWith('morphTo')) {
-        // polymorphic: each `{ __type, id }` element on its own
+        // polymorphic: each `{ __type, id }` element on its own, also inside connect/set/disconnect; any
+        // other value keeps nothing (v4's handleMorphElements)
         const value = out[key];
-        if (!Array.isArray(value)) continue;
-        const kept = value.filter((el) => isObject(el) && typeof el.__type === 'string' && canFind(el.__type));
+        const readable = (els: unknown): unknown[] => (Array.isArray(els) ? els.filter((el) => isObject(el) && typeof el.__type === 'string' && canFind(el.__type)) : []);
+        if (isObject(value) && !Array.isArray(value) && ('connect' in value || 'set' in value || 'disconnect' in value)) {
+          const ops: Data = {};
+          for (const op of ['connect', 'set', 'disconnect'] as const) if (op in value) ops[op] = readable(value[op]);
+          out[key] = ops;
+          continue;
+        }
+        const kept = readable(value);
         if (kept.length === 0) delete out[key];
         else out[key] = kept;
       } else if (!(CREATOR_FIELDS.has(key) && ct.schema.options?.populateCreatorFields) && !canFind(attr.target)) {
