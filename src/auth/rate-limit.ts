@@ -81,8 +81,13 @@ export function createRateLimiter(config: () => RateLimitConfig | undefined, opt
   const maxKeys = opts.maxKeys ?? 100_000;
   const hits = new Map<string, Window>();
 
+  // windows are inserted as they open and all last one interval, so the map is in order of their end: expired
+  // ones are at the front, and a full store costs no scan of the live ones per new key
   function prune(t: number): void {
-    for (const [k, h] of hits) if (h.end <= t) hits.delete(k);
+    for (const [k, h] of hits) {
+      if (h.end > t) break;
+      hits.delete(k);
+    }
   }
 
   function count(key: string, t: number, interval: number): Window {
