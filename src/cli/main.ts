@@ -1,6 +1,7 @@
 // `tessera <command>`: thin dispatch; the work lives in core/.
 import { parseArgs } from './args';
 import { develop } from './develop';
+import { graphqlSchema } from './graphql-schema';
 import { locales } from './locales';
 import { start } from './start';
 import { token } from './token';
@@ -16,6 +17,7 @@ const HELP = `tessera: the Strapi v4 Content API, fast and safe, from an unmodif
   tessera locales list [--dir DIR]              the i18n locales (the default marked)
   tessera locales add <code> [--name N] [--dir DIR]
   tessera locales default <code> [--dir DIR]
+  tessera graphql:schema [dir]                  print the project's GraphQL schema (SDL)
 
 HOST, PORT and NODE_ENV are honoured as in Strapi v4 (through the project's config/server.js).`;
 
@@ -34,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
       return token(args);
     case 'locales':
       return locales(args);
+    case 'graphql:schema':
+      return graphqlSchema(args);
     case undefined:
     case 'help':
       process.stdout.write(`${HELP}\n`);

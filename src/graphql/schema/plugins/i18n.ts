@@ -1,0 +1,34 @@
+// The i18n extension of v4's GraphQL plugin: locales get no mutations, localized types take no `locale` or
+// `localizations` in their input, every Query and Mutation field returning a localized type takes
+// `locale: I18NLocaleCode`, and each localized type gets `create<Type>Localization`.
+import { GraphQLID, getNamedType } from 'graphql';
+import type { SchemaContext } from '../context';
+import { entityResponseName, inputName, typeName } from '../naming';
+import type { RootField } from '../registry';
+import { createLocaleScalar } from '../scalars';
+
+export function configureI18n(ctx: SchemaContext): void {
+  ctx.shadowCrud('plugin::i18n.locale').mutationsDisabled = true;
+  for (const ct of ctx.model.contentTypes.values()) {
+    if (ct.localized) ctx.shadowCrud(ct.uid).inputDisabled = new Set(['locale', 'localizations']);
+  }
+}
+
+export function registerI18n(ctx: SchemaContext): void {
+  const { types } = ctx;
+  const locale = types.register(createLocaleScalar());
+  for (const ct of ctx.shadowCrudTypes()) {
+    if (!ct.localized || ct.kind === 'component') continue;
+    types.addMutation(`create${typeName(ct)}Localization`, {
+      type: types.output(entityResponseName(ct)),
+      args: { id: { type: GraphQLID }, data: { type: types.input(inputName(ct)) } },
+    });
+  }
+  // v4 adds the argument in a nexus plugin when each root field is defined, after the field's own arguments
+  const addLocale = (field: RootField): void => {
+    const owner = types.ownerOf(getNamedType(field.type).name);
+    if (owner?.localized) field.args = { ...field.args, locale: { type: locale } };
+  };
+  for (const field of types.query.values()) addLocale(field);
+  for (const field of types.mutation.values()) addLocale(field);
+}
