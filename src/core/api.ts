@@ -7,11 +7,12 @@ import { ProjectError } from '../project/errors';
 import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
-import { createCoreService, type LocalizedContent, type MediaSigning } from '../rest/core-service';
+import { createCoreService, type LocalizedContent, type MediaSigning } from '../content/core-service';
 import type { Lifecycles } from '../storage/lifecycles';
 import type { EntryUploads } from '../rest/entry-uploads';
-import { createPublicService } from '../rest/public-service';
-import type { QueryContext } from '../rest/parse-query';
+import { createPublicService } from '../content/public-service';
+import { createContentReads } from '../content/content-reads';
+import type { QueryContext } from '../query/parse-query';
 import { MAX_POPULATE_DEPTH } from '../query/query-context';
 import { queryLimits } from '../query/query-context';
 import { projectRoutes, type RouteDef } from '../rest/routes';
@@ -116,7 +117,7 @@ export function createApi(deps: ApiDeps) {
       service: () => services.get(ct.uid) as never,
       // while the project has not replaced the service's find/findOne: queries kept per shape, and the JSON reads
       core: publicService as never,
-      json: jsonReads && ct.kind === 'collectionType' ? { find: (q) => core.findJson(q), findOne: (id, q) => core.findOneJson(id, q) } : undefined,
+      reads: createContentReads(core, ct, jsonReads && ct.kind === 'collectionType'),
       queryContext: (ctx) => queryContext(ctx),
       uploads: deps.uploads,
       privateAttributes: visibility.globalPrivate,

@@ -7,11 +7,13 @@ import { ValidationError } from '../errors';
 import type { ContentType, Model } from '../model/types';
 import { validateInput } from '../documents/validate-input';
 import type { DocumentService } from '../documents/document-service';
-import type { LocalizedContent, MediaSigning } from '../rest/core-service';
+import type { LocalizedContent, MediaSigning } from '../content/core-service';
 import type { QueryFn } from '../query/query-engine';
 import type { Entity, FindParams, OrderBy, Populate, PopulateNode, Where } from '../query/types';
 import { hashPasswordAttributes } from '../auth/passwords';
 import { localDateOrTime } from '../storage/values';
+import { nestedSort, sortPaths } from '../query/sort-paths';
+import { SORT_PARAMETER } from '../query/parse-sort';
 
 export type V4Params = Record<string, unknown>;
 
@@ -33,20 +35,10 @@ export interface EntityServiceDeps {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** v4 `convertSortQueryParams`: 'a:desc,b' | ['a:desc'] | { a: 'desc' } | [{ a: 'desc' }] -> orderBy */
+/** v4 `convertSortQueryParams`: 'a:desc,b.c' | ['a:desc'] | { a: 'desc' } | [{ a: 'desc' }] -> orderBy (the storage layer's nested form) */
 export function toOrderBy(sort: unknown): OrderBy | undefined {
-  if (sort === undefined || sort === null || sort === '') return undefined;
-  if (typeof sort === 'string') {
-    return sort.split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
-      const [field, dir = 'asc'] = part.split(':');
-      const d = dir.toLowerCase();
-      if (d !== 'asc' && d !== 'desc') throw new ValidationError(`Invalid order. order can only be one of asc|desc|ASC|DESC`);
-      return { [field]: d };
-    });
-  }
-  if (Array.isArray(sort)) return sort.flatMap((s) => (toOrderBy(s) as Array<Record<string, unknown>>) ?? []);
-  if (isObject(sort)) return [sort];
-  throw new ValidationError('Invalid sort parameter');
+  const items = sortPaths(sort, SORT_PARAMETER);
+  return items.length ? items.map(nestedSort) : undefined;
 }
 
 /** v4 `convertFieldsQueryParams`: always with `id`; '*' = every field */

@@ -5,7 +5,8 @@
 import type { Attribute, ContentType } from '../model/types';
 import { ValidationError } from '../errors';
 import { isShownCreator, isVisible } from './visibility';
-import { FirstMistake, invalid, isObject, MAX_FILTER_DEPTH, relationTarget, type QueryContext } from './query-context';
+import { nestedSort, sortPaths, type SortReading } from './sort-paths';
+import { FirstMistake, invalid, MAX_FILTER_DEPTH, relationTarget, type QueryContext } from './query-context';
 
 /** v4's sort rules in the order it applies them */
 enum Rule { Unknown, DynamicZone, Morph, Private, Password, Empty, Restricted }
@@ -62,31 +63,8 @@ class SortCheck extends FirstMistake {
   }
 }
 
-type Item = { path: string[]; dir: 'asc' | 'desc' };
-
-function direction(order: string): 'asc' | 'desc' {
-  const d = order.toLocaleLowerCase();
-  if (d !== 'asc' && d !== 'desc') throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
-  return d;
-}
-
-/** convertSortQueryParams on the trimmed value: `title`, `title:desc`, `author.name:asc`, lists of those */
-function fromString(s: string, out: Item[]): void {
-  for (const part of s.split(',').map((p) => p.trim())) {
-    if (!part) continue;
-    const [field, order = 'asc'] = part.split(':');
-    if (!field) throw new ValidationError('Field cannot be empty');
-    out.push({ path: field.split('.'), dir: direction(order) });
-  }
-}
-
-function fromObject(o: Record<string, unknown>, prefix: string[], out: Item[]): void {
-  for (const [key, v] of Object.entries(o)) {
-    if (isObject(v)) fromObject(v, [...prefix, key], out);
-    else if (typeof v === 'string') out.push({ path: [...prefix, key], dir: direction(v) });
-    else throw new ValidationError(`Invalid sort type expected object or string got ${v === null ? 'null' : typeof v}`);
-  }
-}
+/** v4's convertSortQueryParams rules and messages, through the one sort normaliser */
+export const SORT_PARAMETER: SortReading = { strict: true, fail: (message) => new ValidationError(message) };
 
 /** a path v4 validated can still cross a scalar (`title.x`) or stop at a relation: storage cannot sort on those */
 function checkPath(ctx: QueryContext, ct: ContentType, path: string[]): void {
@@ -125,16 +103,10 @@ export function parseSort(ctx: QueryContext, ct: ContentType, sort: unknown, lat
 }
 
 function convert(ctx: QueryContext, ct: ContentType, sort: unknown): Array<Record<string, unknown>> | undefined {
-  const items: Item[] = [];
-  if (typeof sort === 'string') fromString(sort, items);
-  else if (Array.isArray(sort) && sort.every((s) => typeof s === 'string')) sort.forEach((s) => fromString(s as string, items));
-  else if (Array.isArray(sort)) sort.forEach((s) => fromObject(s as Record<string, unknown>, [], items));
-  else if (isObject(sort)) fromObject(sort, [], items);
-  else throw new ValidationError('Invalid sort parameter. Expected a string, an array of strings, a sort object or an array of sort objects');
+  const items = sortPaths(sort, SORT_PARAMETER);
   if (items.length === 0) return undefined;
-  return items.map(({ path, dir }) => {
-    checkPath(ctx, ct, path);
-    // the storage layer's nested object form: { author: { name: 'desc' } }
-    return path.reduceRight<Record<string, unknown>>((acc, key, i) => (i === path.length - 1 ? { [key]: dir } : { [key]: acc }), {});
+  return items.map((item) => {
+    checkPath(ctx, ct, item.path);
+    return nestedSort(item);
   });
 }

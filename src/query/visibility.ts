@@ -1,6 +1,6 @@
 // What of a model the Content API may see: never private attributes, passwords, or createdBy/updatedBy.
 // Project code (v4's core services, entity service and query engine) is trusted and sees everything, as in v4;
-// what it hands to the Content API is sanitized by the core controller (rest/sanitize-output.ts).
+// what it hands to the Content API is sanitized by the core controller (content/sanitize-output.ts).
 import type { Attribute, ContentType } from '../model/types';
 
 export interface Visibility {

@@ -5,23 +5,16 @@ import { isMultipartRequest, withMultipartData, type EntryUploads } from './entr
 import type { ContentType, Model } from '../model/types';
 import type { Entity } from '../query/types';
 import type { RequestContext } from './context';
-import type { CoreService, JsonPage } from './core-service';
-import { ShapeCache, shapeKey } from '../query/shape-cache';
+import type { CoreService, JsonPage } from '../content/core-service';
+import type { ContentReads } from '../content/content-reads';
 import { jsonBody } from './json-body';
-import { markStable } from '../storage/stable-queries';
-import { sanitizeInput } from './sanitize-input';
-import { sanitizeOutput } from './sanitize-output';
+import { sanitizeInput } from '../content/sanitize-input';
+import { sanitizeOutput } from '../content/sanitize-output';
 
 /** the methods of a (possibly project-extended) service the core controllers call */
 type ServiceLike = Pick<CoreService, 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'createOrUpdate' | 'deleteSingle'>;
-import { parseRestQuery, type QueryContext, type RestQuery } from './parse-query';
+import { parseRestQuery, type QueryContext, type RestQuery } from '../query/parse-query';
 import { transformResponse } from './transform';
-
-/** The core service's JSON reads (core-service.ts `findJson`, `findOneJson`). */
-export interface JsonReads {
-  find(q: RestQuery): Promise<JsonPage | null>;
-  findOne(id: number, q: RestQuery): Promise<string | null | undefined>;
-}
 
 export interface ControllerDeps {
   model: Model;
@@ -29,19 +22,18 @@ export interface ControllerDeps {
   service(): ServiceLike;
   /**
    * The core service (before any project override): while the service in place still has its
-   * `find` / `findOne`, only core code sees the query (so it is kept per shape) and the response (so
-   * the JSON reads, when given, may answer).
+   * `find` / `findOne`, only core code sees the query (so `reads` keeps it per shape) and the response
+   * (so the JSON reads, when on, may answer).
    */
   core?: Pick<ServiceLike, 'find' | 'findOne'>;
-  json?: JsonReads;
+  /** the content layer's read entry for this type (content/content-reads.ts) */
+  reads?: ContentReads;
   /** multipart entry writes (`data` + `files.<path>`), when the upload plugin is there */
   uploads?: EntryUploads;
   /** config/api.js `responses.privateAttributes` (what sanitizeOutput strips besides the schemas' private attributes) */
   privateAttributes?: ReadonlySet<string>;
 }
 
-/** parse results depend on the caller only through what it may read, i.e. its Ability */
-const NO_ABILITY = {};
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 function envelope(page: JsonPage): string {
@@ -124,23 +116,14 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   /** none of the helpers a response passes through is the project's: the JSON text may be the answer */
   const plainHelpers = (self: ControllerSelf) =>
     self.sanitizeQuery === helpers.sanitizeQuery && self.sanitizeOutput === helpers.sanitizeOutput && self.transformResponse === helpers.transformResponse;
-  /**
-   * A validated read query, kept per (caller's Ability, action, query parameters): only for the core
-   * service, which never changes it (a project's service receives a fresh one it may change).
-   */
-  const parsed = new WeakMap<object, ShapeCache<RestQuery>>();
-  const cachedQ = (ctx: RequestContext, action: 'find' | 'findOne'): RestQuery => {
+  /** the validated read query for the core service: the content layer keeps it per (caller's Ability, action, parameters) */
+  const reads = deps.reads;
+  const sharedQ = (r: ContentReads, ctx: RequestContext, action: 'find' | 'findOne'): RestQuery => {
     const auth = ctx.state.auth;
-    const key = shapeKey(ctx.query);
-    if (key === null) return parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action);
-    const owner = auth.kind === 'none' ? NO_ABILITY : auth.ability;
-    let cache = parsed.get(owner);
-    if (!cache) parsed.set(owner, (cache = new ShapeCache()));
-    const k = `${action}${key}`;
-    return cache.get(k) ?? cache.set(k, markStable(parseRestQuery(deps.queryContext(ctx), ct, ctx.query, action)));
+    return r.sharedQuery(() => deps.queryContext(ctx), auth.kind === 'none' ? undefined : auth.ability, ctx.query, action);
   };
-  /** whether the service in place still runs the core `find` / `findOne` */
-  const isCore = (svc: ServiceLike, method: 'find' | 'findOne'): boolean => deps.core !== undefined && svc[method] === deps.core[method];
+  /** whether the service in place still runs the core `find` / `findOne` (and the read entry is there) */
+  const isCore = (svc: ServiceLike, method: 'find' | 'findOne'): boolean => reads !== undefined && deps.core !== undefined && svc[method] === deps.core[method];
   // locale handling (default locale on create, unknown locale, `locale`/`localizations` ignored on update,
   // sibling sync) is the service's, as in v4 (the i18n decorator sits on the entity service)
 
@@ -168,8 +151,8 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
     async find(this: ControllerSelf, ctx: RequestContext) {
       const svc = deps.service();
       const fast = isCore(svc, 'find') && plainHelpers(this);
-      const query = fast ? cachedQ(ctx, 'find') : await q(this, ctx, 'find');
-      const page = fast && deps.json ? await deps.json.find(query) : null;
+      const query = fast ? sharedQ(reads!, ctx, 'find') : await q(this, ctx, 'find');
+      const page = fast && reads!.json ? await reads!.json.find(query) : null;
       if (page) return jsonBody(envelope(page));
       const { results, pagination } = await svc.find(query);
       return respond(this, ctx, results, { pagination });
@@ -178,9 +161,9 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       const svc = deps.service();
       const fast = isCore(svc, 'findOne') && plainHelpers(this);
       const id = entryId(ctx);
-      const query = fast ? cachedQ(ctx, 'findOne') : await q(this, ctx, 'findOne');
+      const query = fast ? sharedQ(reads!, ctx, 'findOne') : await q(this, ctx, 'findOne');
       if (id === null) return null;
-      const text = fast && deps.json ? await deps.json.findOne(id, query) : undefined;
+      const text = fast && reads!.json ? await reads!.json.findOne(id, query) : undefined;
       if (text !== undefined) return text === null ? null : jsonBody(`{"data":${text},"meta":{}}`);
       const entity = await svc.findOne(id, query);
       return entity ? respond(this, ctx, entity) : null;

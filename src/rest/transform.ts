@@ -2,16 +2,11 @@
 // components and dynamic-zone items flat (their own relations wrapped again).
 import type { ContentType, Model } from '../model/types';
 import type { Entity } from '../query/types';
+import { ENTRY_META, isCount } from '../content/entry-meta';
 
 export type Entry = { id: number; attributes: Record<string, unknown>; meta?: Record<string, unknown> };
 
-/** Entry-level meta (i18n's `availableLocales`) set on an entity under this key; a symbol, so it is never an attribute. */
-export const ENTRY_META = Symbol('tessera.entryMeta');
 
-/** a populated `count` (`{ count: n }`) rather than an entry */
-export function isCount(value: unknown): value is { count: number } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'count' in value && !('id' in value);
-}
 
 function wrapRelation(model: Model, target: ContentType | undefined, value: unknown): unknown {
   if (value === null || value === undefined) return { data: null };

@@ -3,49 +3,17 @@
 // tie-break makes every page deterministic.
 import type { ContentType, Model } from '../model/types';
 import type { OrderBy } from '../query/types';
+import { sortPaths, type SortReading } from '../query/sort-paths';
 import { hopFor } from './hops';
 import type { SqlBuilder } from './sql-builder';
 
 export class OrderError extends Error {}
 
-export interface SortItem {
-  path: string[];
-  direction: 'asc' | 'desc';
-}
-
-function direction(raw: unknown): 'asc' | 'desc' {
-  const d = String(raw ?? 'asc').toLowerCase();
-  if (d !== 'asc' && d !== 'desc') throw new OrderError(`Invalid order direction ${String(raw)}`);
-  return d;
-}
-
-/** Every accepted form, flattened to paths with a direction. */
-export function normalizeOrderBy(orderBy: OrderBy | undefined): SortItem[] {
-  const out: SortItem[] = [];
-  if (orderBy !== undefined && orderBy !== null && orderBy !== '') collect(orderBy, [], out);
-  return out;
-}
-
-function collect(o: unknown, prefix: string[], out: SortItem[]): void {
-  if (typeof o === 'string') {
-    for (const part of o.split(',')) {
-      const [field, dir] = part.trim().split(':');
-      if (field) out.push({ path: prefix.length ? [...prefix, ...field.split('.')] : field.split('.'), direction: direction(dir) });
-    }
-  } else if (Array.isArray(o)) {
-    for (const x of o) collect(x, prefix, out);
-  } else if (o && typeof o === 'object') {
-    for (const [k, v] of Object.entries(o)) {
-      if (v && typeof v === 'object') collect(v, [...prefix, k], out);
-      else out.push({ path: [...prefix, k], direction: direction(v) });
-    }
-  } else {
-    throw new OrderError('Invalid orderBy');
-  }
-}
+/** storage orderBy as v4's query engine reads it (lenient), through the one sort normaliser */
+const ORDER_BY: SortReading = { strict: false, fail: (message) => new OrderError(message) };
 
 export function compileOrderBy(b: SqlBuilder, model: Model, ct: ContentType, alias: string, orderBy: OrderBy | undefined): string {
-  const items = normalizeOrderBy(orderBy);
+  const items = sortPaths(orderBy, ORDER_BY);
   const parts: string[] = [];
   let hasId = false;
   for (const item of items) {

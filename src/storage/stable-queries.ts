@@ -1,5 +1,5 @@
 // Statements compiled once per query object. The REST core service keeps one FindParams object per
-// query shape (rest/core-service.ts) and never changes it; it marks it stable, and the statements
+// query shape (content/core-service.ts) and never changes it; it marks it stable, and the statements
 // compiled for it and for everything inside it (its `where`, its populate nodes) are kept with it in a
 // WeakMap, so a repeated request only binds values and runs. Objects from project code (`strapi.query`
 // params a caller may change between calls) are never marked: they are compiled on every call.

@@ -21,7 +21,7 @@ import { internalModelSources } from '../../src/model/internal-models';
 import type { ContentType, Model } from '../../src/model/types';
 import { createQueryEngine } from '../../src/query/query-engine';
 import { DEFAULT_QUERY_LIMITS, type QueryContext } from '../../src/query/query-context';
-import { parseRestQuery } from '../../src/rest/parse-query';
+import { parseRestQuery } from '../../src/query/parse-query';
 import { toEntry } from '../../src/rest/transform';
 import { countEntities, findEntities } from '../../src/storage/read-entities';
 import { findEntriesJson } from '../../src/storage/read-json';

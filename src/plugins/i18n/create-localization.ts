@@ -17,7 +17,7 @@ import { findEntities } from '../../storage/read-entities';
 import { copyNonLocalized } from './non-localized';
 import { inContentTransaction, type LocalizedContentDeps } from './localized-content';
 import { webhooksOf } from '../../webhooks/registry';
-import { removeRestrictedRelations } from '../../rest/sanitize-input';
+import { removeRestrictedRelations } from '../../content/sanitize-input';
 
 export interface CreateLocalizationDeps extends LocalizedContentDeps {
   visibility: Visibility;

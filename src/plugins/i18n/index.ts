@@ -5,7 +5,7 @@
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
 import type { Auth } from '../../auth/authenticate';
 import type { ContentType } from '../../model/types';
-import type { LocalizedContent } from '../../rest/core-service';
+import type { LocalizedContent } from '../../content/core-service';
 import type { EntryUploads } from '../../rest/entry-uploads';
 import { maxJsonDepth } from '../../json-nesting';
 import { createLocalesService, type LocalesService } from './locales-service';

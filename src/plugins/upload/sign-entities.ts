@@ -7,7 +7,7 @@
 // `isPrivate()` is asked once at start-up (v4's bootstrap): with a public provider `active` stays false
 // and callers skip this module entirely.
 import type { ContentType, Model } from '../../model/types';
-import type { MediaSigning } from '../../rest/core-service';
+import type { MediaSigning } from '../../content/core-service';
 import type { UploadProvider } from './provider';
 
 const FILE_UID = 'plugin::upload.file';

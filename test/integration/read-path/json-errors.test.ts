@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTessera, type Tessera } from '../../../src/core/tessera';
-import { parseRestQuery } from '../../../src/rest/parse-query';
+import { parseRestQuery } from '../../../src/query/parse-query';
 import { copyProject } from '../../helpers/fixture-app';
 import { readRequest, targetsFor, type Targets } from './targets';
 

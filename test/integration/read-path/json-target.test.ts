@@ -66,7 +66,7 @@ describe('JSON target = JavaScript reference, fixture data', () => {
 
   it("a file's related entries (a morph relation) are left to the JavaScript path", async () => {
     const { ct, raw } = { ct: t.model.require('plugin::upload.file'), raw: { populate: { related: true } } };
-    const { parseRestQuery } = await import('../../../src/rest/parse-query');
+    const { parseRestQuery } = await import('../../../src/query/parse-query');
     const q = parseRestQuery(t.context, ct, raw, 'find');
     expect(await t.service(ct.uid).findJson(q)).toBeNull();
   });

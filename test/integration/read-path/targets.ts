@@ -6,8 +6,8 @@ import { expect } from 'vitest';
 import { createDocumentService } from '../../../src/documents/document-service';
 import type { ContentType, Model } from '../../../src/model/types';
 import { DEFAULT_QUERY_LIMITS, type QueryContext } from '../../../src/query/query-context';
-import { createCoreService, type CoreService } from '../../../src/rest/core-service';
-import { parseRestQuery, type RestQuery } from '../../../src/rest/parse-query';
+import { createCoreService, type CoreService } from '../../../src/content/core-service';
+import { parseRestQuery, type RestQuery } from '../../../src/query/parse-query';
 import { transformResponse } from '../../../src/rest/transform';
 import type { Database } from '../../../src/storage/dialect';
 

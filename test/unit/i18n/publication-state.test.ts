@@ -1,7 +1,7 @@
 // How draft & publish filters populated relations: the state passes down the populate tree (through
 // components and dynamic zones) to every target with draft & publish, until a node sets its own.
 import { describe, expect, it } from 'vitest';
-import { LIVE, withPublicationState } from '../../../src/rest/publication-state';
+import { LIVE, withPublicationState } from '../../../src/query/publication-state';
 import { fixtureModel } from '../../helpers/fixture-model';
 
 const m = fixtureModel();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors';
 import { parseFilters } from '../../../src/query/parse-filters';
 import { DEFAULT_QUERY_LIMITS, type QueryContext } from '../../../src/query/query-context';
-import { parseRestQuery } from '../../../src/rest/parse-query';
+import { parseRestQuery } from '../../../src/query/parse-query';
 import { fixtureModel } from '../../helpers/fixture-model';
 
 const model = fixtureModel();

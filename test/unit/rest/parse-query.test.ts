@@ -1,6 +1,6 @@
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { parseRestQuery, type QueryContext } from '../../../src/rest/parse-query';
+import { parseRestQuery, type QueryContext } from '../../../src/query/parse-query';
 import { fixtureModel } from '../../helpers/fixture-model';
 
 const model = fixtureModel();

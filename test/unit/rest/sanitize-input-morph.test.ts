@@ -3,7 +3,7 @@
 // (@strapi/utils 4.26.2 removeRestrictedRelations, handleMorphElements).
 import { describe, expect, it } from 'vitest';
 import { buildModel, type ModelSource } from '../../../src/model/build-model';
-import { sanitizeInput } from '../../../src/rest/sanitize-input';
+import { sanitizeInput } from '../../../src/content/sanitize-input';
 
 const type = (name: string, attributes: Record<string, unknown>): ModelSource => ({
   uid: `api::${name}.${name}`, kind: 'collectionType', origin: 'api', modelName: name,

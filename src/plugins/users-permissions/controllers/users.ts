@@ -3,7 +3,7 @@
 import _ from 'lodash';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors';
 import type { RequestContext } from '../../../rest/context';
-import { parseRestQuery } from '../../../rest/parse-query';
+import { parseRestQuery } from '../../../query/parse-query';
 import type { Entity } from '../../../query/types';
 import { UP_ROLE_UID } from '../../../auth/abilities';
 import { UP_USER_UID } from '../../../auth/jwt-strategy';

@@ -11,9 +11,9 @@ import { findEntriesJson, findEntryJson } from '../storage/read-json';
 import { countHooked, findManyHooked, findOneHooked } from '../storage/hooked-entities';
 import type { Lifecycles } from '../storage/lifecycles';
 import { isStable, markStable } from '../storage/stable-queries';
-import { invalidPublicationState, type RestQuery } from './parse-query';
+import { invalidPublicationState, type RestQuery } from '../query/parse-query';
 import { paginationMeta } from '../query/pagination';
-import { LIVE, and, withPublicationState, type PublicationState } from './publication-state';
+import { LIVE, and, withPublicationState, type PublicationState } from '../query/publication-state';
 import { webhooksOf } from '../webhooks/registry';
 import type { EntryEvent } from '../webhooks/index';
 

@@ -3,7 +3,7 @@
 // down the populate tree (through components and dynamic zones too) until a node sets its own
 // (`populate[x][publicationState]=preview`), as v4's query builder hands its `filters` to each populate.
 import type { ContentType, Model } from '../model/types';
-import type { Populate, PopulateNode, Where } from '../query/types';
+import type { Populate, PopulateNode, Where } from './types';
 import { normalizePopulate } from '../storage/read-entities';
 
 /** `undefined`: no publication filter at all (v4's findOne and writes) */

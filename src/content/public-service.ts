@@ -4,7 +4,7 @@
 // the promise (project code's `.catch` sees it) rather than throwing at the call.
 import type { ContentType, Model } from '../model/types';
 import type { CoreService } from './core-service';
-import { isRestQuery, parseRestQuery, type QueryContext, type RestQuery } from './parse-query';
+import { isRestQuery, parseRestQuery, type QueryContext, type RestQuery } from '../query/parse-query';
 
 type Params = Record<string, unknown> | RestQuery | undefined;
 

@@ -7,7 +7,7 @@
 // webhook bodies go through here.
 import type { Attribute, ContentType, Model } from '../model/types';
 import { isShownCreator } from '../query/visibility';
-import { isCount } from './transform';
+import { isCount } from './entry-meta';
 
 type Data = Record<string, unknown>;
 

@@ -4,15 +4,15 @@
 // parameters are read: anything else in the query string never reaches the storage layer.
 import type { ContentType } from '../model/types';
 import { ValidationError } from '../errors';
-import type { FindParams, Where } from '../query/types';
-import { parsePagination, type Pagination } from '../query/pagination';
-import { parseFields } from '../query/parse-fields';
-import { parseFilters } from '../query/parse-filters';
-import { parsePopulate } from '../query/parse-populate';
-import { parseSearch } from '../query/parse-search';
-import { parseSort } from '../query/parse-sort';
-import { orderByJoins, selectWithSortAttributes, whereJoins } from '../query/sort-selection';
-import type { QueryContext } from '../query/query-context';
+import type { FindParams, Where } from './types';
+import { parsePagination, type Pagination } from './pagination';
+import { parseFields } from './parse-fields';
+import { parseFilters } from './parse-filters';
+import { parsePopulate } from './parse-populate';
+import { parseSearch } from './parse-search';
+import { parseSort } from './parse-sort';
+import { orderByJoins, selectWithSortAttributes, whereJoins } from './sort-selection';
+import type { QueryContext } from './query-context';
 
 export type { QueryContext };
 
@@ -76,7 +76,7 @@ export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<s
 /**
  * A find reads `publicationState`, and rejects a bad one; a findOne by id or a write ignores it in v4
  * (verified on 4.26.2), so a bad value there is kept as `invalid`: only findOne's opt-in switch
- * (rest.findOnePublicationState, rest/core-service.ts) reads it, and rejects it then.
+ * (rest.findOnePublicationState, content/core-service.ts) reads it, and rejects it then.
  */
 function parsePublicationStateParam(raw: unknown, used: boolean): RestQuery['publicationState'] {
   const state = raw ?? 'live';
