@@ -1,5 +1,5 @@
 // `tessera graphql:schema [dir]`: prints the GraphQL SDL the project's schema has (graphql-js printSchema,
-// the way ../shared/tools/dump-sdl.js prints what a running v4 serves).
+// the way shared/tools/dump-sdl.js prints what a running v4 serves).
 import { printSchema } from 'graphql';
 import { buildGraphqlSchema } from '../graphql/schema/build-schema';
 import type { Args } from './args';

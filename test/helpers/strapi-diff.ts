@@ -1,4 +1,4 @@
-// Differential comparison with real Strapi v4 (moved in from ../shared/tools/strapi-diff.mjs, the rule of its
+// Differential comparison with real Strapi v4 (moved in from shared/tools/strapi-diff.mjs, the rule of its
 // --strict-ts being the only one): send the same requests, in the same order, to real Strapi (A) and to
 // Tessera (B), or replay a recording of A's answers, and list every path where the answers differ.
 //

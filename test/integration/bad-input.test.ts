@@ -1,9 +1,8 @@
 // Bad input on the fixture app (database written by Strapi 4.26.2): every case answers v4's status, name
 // and message in the v4 envelope, and the database is byte-for-byte the same afterwards.
-import crypto from 'node:crypto';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbFingerprint } from '../helpers/db-fingerprint';
 import { startFixtureApp, type RunningApp } from '../helpers/fixture-app';
 
 let running: RunningApp;
@@ -17,20 +16,8 @@ afterAll(async () => {
   await running?.stop();
 });
 
-/** a hash of every row of every table, read through a separate connection (committed state only) */
 function fingerprint(): string {
-  const db = new BetterSqlite3(path.join(running.dir, '.tmp/data.db'), { readonly: true });
-  try {
-    const hash = crypto.createHash('sha256');
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[];
-    for (const { name } of tables) {
-      hash.update(name);
-      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
-    }
-    return hash.digest('hex');
-  } finally {
-    db.close();
-  }
+  return dbFingerprint(path.join(running.dir, '.tmp/data.db'));
 }
 
 interface Case {

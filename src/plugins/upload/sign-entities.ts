@@ -9,6 +9,7 @@
 import type { ContentType, Model } from '../../model/types';
 import type { MediaSigning } from '../../content/core-service';
 import type { UploadProvider } from './provider';
+import { isCount } from '../../content/entry-meta';
 
 const FILE_UID = 'plugin::upload.file';
 
@@ -18,9 +19,6 @@ export const SIGN_CONCURRENCY = 8;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** a populated `count` rather than a file */
-const isCount = (v: Obj) => 'count' in v && !('id' in v);
 
 /** the models from which a media value can be reached (media, morph relations, or a link to such a model) */
 function mediaReach(model: Model): Set<string> {

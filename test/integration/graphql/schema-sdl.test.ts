@@ -1,5 +1,5 @@
 // The GraphQL schema Tessera builds for the fixture app against the one real Strapi 4.26.2 serves for it
-// (test/fixtures/strapi4-app/schema.graphql, dumped by ../shared/tools/dump-sdl.js: introspection ->
+// (test/fixtures/strapi4-app/schema.graphql, dumped by shared/tools/dump-sdl.js: introspection ->
 // buildClientSchema -> printSchema). Both are printed that way and compared entry by entry: every type with its
 // kind, description, members or values, and every field with its description, arguments, nullability and
 // defaults. The only differences allowed are the listed deviations.
