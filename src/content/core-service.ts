@@ -68,9 +68,15 @@ function readParamsOf(sc: ServiceContext, ct: ContentType, q: RestQuery, action:
   return { select: q.params.select, populate: withPublicationState(sc.model, ct, q.params.populate, stateFor(sc, q, action)) };
 }
 
+/** Options of a write through the core service. */
+export interface WriteOptions {
+  /** a created entry stays a draft unless `publishedAt` is given (v4's entity service; GraphQL) */
+  unpublished?: boolean;
+}
+
 /** what a write answers: the validated read, marked so lifecycle hooks cannot widen it */
-function writeReadOf(sc: ServiceContext, ct: ContentType, q: RestQuery): ReadParams {
-  return { ...readParamsOf(sc, ct, q), contentApi: true };
+function writeReadOf(sc: ServiceContext, ct: ContentType, q: RestQuery, opts: WriteOptions = {}): ReadParams {
+  return { ...readParamsOf(sc, ct, q), contentApi: true, ...(opts.unpublished ? { unpublished: true } : {}) };
 }
 
 function localeWhere(sc: ServiceContext, ct: ContentType, q: RestQuery): Where | undefined {
@@ -194,8 +200,8 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       if (!single) return withLocales(await signed(rows), state);
       return withLocales(await signed(rows[0] ?? null), state);
     },
-    async create(data: Record<string, unknown>, q: RestQuery): Promise<Entity> {
-      return withLocales(emitted('entry.create', await signed(await createEntry(data, writeReadOf(sc, ct, q)))), undefined);
+    async create(data: Record<string, unknown>, q: RestQuery, opts?: WriteOptions): Promise<Entity> {
+      return withLocales(emitted('entry.create', await signed(await createEntry(data, writeReadOf(sc, ct, q, opts)))), undefined);
     },
     async update(id: number, data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
       return withLocales(emitted('entry.update', await signed(await updateEntry(id, data, writeReadOf(sc, ct, q)))), undefined);
@@ -211,8 +217,8 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
      * when there is none it is created, unless the type already has an entry elsewhere (another locale):
      * then 400 `singleType.alreadyExists`.
      */
-    async createOrUpdate(data: Record<string, unknown>, q: RestQuery): Promise<Entity | null> {
-      const read = writeReadOf(sc, ct, q);
+    async createOrUpdate(data: Record<string, unknown>, q: RestQuery, opts?: WriteOptions): Promise<Entity | null> {
+      const read = writeReadOf(sc, ct, q, opts);
       const existing = await findSingleEntry(q, 'preview');
       if (existing) return withLocales(emitted('entry.update', await signed(await updateEntry(existing.id, data, read))), undefined);
       if ((await countEntities(db, model, ct, undefined)) >= 1) throw new ValidationError('singleType.alreadyExists');

@@ -7,7 +7,9 @@ import { ProjectError } from '../project/errors';
 import type { Database } from '../storage/dialect';
 import type { DocumentService } from '../documents/document-service';
 import { createCoreController } from '../rest/core-controller';
-import { createCoreService, type LocalizedContent, type MediaSigning } from '../content/core-service';
+import { createCoreService, type CoreService, type LocalizedContent, type MediaSigning } from '../content/core-service';
+import type { PaginationConfig } from '../query/pagination';
+import type { Auth } from '../auth/authenticate';
 import type { Lifecycles } from '../storage/lifecycles';
 import type { EntryUploads } from '../rest/entry-uploads';
 import { createPublicService } from '../content/public-service';
@@ -101,14 +103,24 @@ export function createApi(deps: ApiDeps) {
   const findOnePublicationState = project.config.get<boolean>('api.rest.findOnePublicationState', false) === true;
   // config/api.js `rest.jsonReads` (docs/configuration.md): false answers every read through the JavaScript path
   const jsonReads = project.config.get<boolean>('api.rest.jsonReads', true) !== false;
-  /** what a request may read and name in its query */
-  const queryContext = (ctx: RequestContext): QueryContext => ({ model, visibility, pagination, maxPopulateDepth, limits, canRead: (uid) => deps.access.rest.canRead(ctx.state.auth, uid) });
+  /** what a caller may read and name in its query; `paging` replaces REST's pagination settings (GraphQL's own) */
+  const queryContextFor = (auth: Auth, paging: PaginationConfig = pagination): QueryContext =>
+    ({ model, visibility, pagination: paging, maxPopulateDepth, limits, canRead: (uid) => deps.access.rest.canRead(auth, uid) });
+  const queryContext = (ctx: RequestContext): QueryContext => queryContextFor(ctx.state.auth);
+  const serviceContext = { db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState, lifecycles: deps.lifecycles, media: deps.media };
+  /** the core service of every model, the plugins' included (what GraphQL's shadow CRUD reads and writes through) */
+  const coreServices = new Map<string, CoreService>();
+  const coreService = (uid: string): CoreService => {
+    let core = coreServices.get(uid);
+    if (!core) coreServices.set(uid, (core = createCoreService(serviceContext, model.require(uid))));
+    return core;
+  };
 
   for (const ct of model.apiTypes()) {
     const [apiName, name] = ct.uid.slice('api::'.length).split('.');
     const api = project.apis[apiName];
     const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
-    const core = createCoreService({ db: deps.db, model, documents: deps.documents, defaultLocale: deps.defaultLocale, i18n: deps.i18n, findOnePublicationState, lifecycles: deps.lifecycles, media: deps.media }, ct);
+    const core = coreService(ct.uid);
     const svcModule = api?.services[ct.uid];
     const publicService = createPublicService(core, ct, trusted);
     services.define(ct.uid, () => extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services')));
@@ -138,6 +150,10 @@ export function createApi(deps: ApiDeps) {
   return {
     /** what a request may read and name in its query (plugins' controllers validate queries with it) */
     queryContext,
+    queryContextFor,
+    coreService,
+    /** config/api.js `rest.jsonReads` */
+    jsonReads,
     controller: (uid: string) => controllers.get(uid),
     service: (uid: string) => services.get(uid),
     /** builds every controller and service now (start-up), so a broken factory stops start-up, not a request */

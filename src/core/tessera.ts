@@ -21,6 +21,7 @@ import { createI18nPlugin } from '../plugins/i18n';
 import { createUploadPlugin } from '../plugins/upload';
 import { createUsersPermissionsPlugin } from '../plugins/users-permissions';
 import { createEmailPlugin } from '../plugins/email';
+import { createGraphqlPlugin, graphqlEnabled } from '../plugins/graphql';
 import { createEntityService } from './entity-service';
 import type { PluginContext, TesseraPlugin } from './plugin';
 import { createAccess } from './access';
@@ -123,17 +124,21 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
     const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet, events: webhooks, media: upload.media });
     let api: ReturnType<typeof createApi> | undefined;
-    const plugins: TesseraPlugin[] = [
-      email,
-      createUsersPermissionsPlugin(pluginContext('users-permissions'), {
-        entityService: () => entityService,
-        email: () => email.email,
-        queryContext: (ctx) => api!.queryContext(ctx),
-        globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
-      }),
-      upload,
-      i18n,
-    ];
+    const usersPermissions = createUsersPermissionsPlugin(pluginContext('users-permissions'), {
+      entityService: () => entityService,
+      email: () => email.email,
+      queryContext: (ctx) => api!.queryContext(ctx),
+      globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
+    });
+    const plugins: TesseraPlugin[] = [email, usersPermissions, upload, i18n];
+    if (graphqlEnabled({ project })) {
+      plugins.push(createGraphqlPlugin(pluginContext('graphql'), () => ({
+        queryContextFor: api!.queryContextFor, coreService: api!.coreService,
+        // v4's plugin mutations call the REST controllers: the routes served below (built before the plugins' server hooks)
+        route: (method, path) => routes.find((r) => r.method === method && r.path === path)?.handler,
+        upload, usersPermissions,
+      })));
+    }
     // strapi.cron (config/server.js `cron`), strapi.server (the http.Server exists from now on, as in v4; a
     // middleware given to strapi.server.use() joins the project middlewares: in register before them, later after)
     const jobs = createCron({ strapi: () => strapi, lock: createCronLock(db), error: (err, m) => log.error({ err }, m), warn: (m) => log.warn(m) });

@@ -19,6 +19,11 @@ import { hashPasswordAttributes } from '../auth/passwords';
 export type ReadParams = Pick<FindParams, 'select' | 'populate'> & {
   /** a Content API read (validated): lifecycle hooks cannot widen what it returns (hooked-entities.ts) */
   contentApi?: boolean;
+  /**
+   * create without `publishedAt`: validated as a published entry, stored as a draft (v4's entity service, which
+   * GraphQL writes through; REST's core service publishes instead)
+   */
+  unpublished?: boolean;
 };
 
 export interface DocumentService {
@@ -98,8 +103,9 @@ export function createDocumentService(db: Database, model: Model, options: Docum
     create(ct, input, read) {
       return guarded(async (tx) => {
         const raw = { ...input };
-        if (ct.draftAndPublish && !('publishedAt' in raw)) raw.publishedAt = new Date().toISOString();
-        const isDraft = ct.draftAndPublish && raw.publishedAt === null;
+        const unpublished = ct.draftAndPublish && !('publishedAt' in raw) && read.unpublished === true;
+        if (ct.draftAndPublish && !('publishedAt' in raw)) raw.publishedAt = unpublished ? null : new Date().toISOString();
+        const isDraft = ct.draftAndPublish && raw.publishedAt === null && !unpublished;
         const data = await validate(tx, model, ct, raw, { isCreate: true, isDraft, maxJsonDepth }, warn);
         await checkUnique(tx, model, ct, data);
         if (!lc.has(ct.uid, 'create')) {

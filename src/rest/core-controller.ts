@@ -14,7 +14,7 @@ import { sanitizeOutput } from '../content/sanitize-output';
 /** the methods of a (possibly project-extended) service the core controllers call */
 type ServiceLike = Pick<CoreService, 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'createOrUpdate' | 'deleteSingle'>;
 import { parseRestQuery, type QueryContext, type RestQuery } from '../query/parse-query';
-import { transformResponse } from './transform';
+import { transformResponse } from '../content/entry-shape';
 
 export interface ControllerDeps {
   model: Model;

@@ -49,8 +49,22 @@ function walk(dir: string): string[] {
   return [dir, ...fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))];
 }
 
-export async function startFixtureApp(withData = true): Promise<RunningApp> {
-  return startCopy(copyFixtureApp(withData));
+export interface StartOptions {
+  /** files written over the copy (path relative to the project -> content) */
+  edit?: Record<string, string>;
+  /** environment variables over the test's (NODE_ENV is `test` unless given) */
+  env?: Record<string, string>;
+}
+
+export async function startFixtureApp(withData = true, opts: StartOptions = {}): Promise<RunningApp> {
+  const dir = copyFixtureApp(withData);
+  try {
+    for (const [file, text] of Object.entries(opts.edit ?? {})) fs.writeFileSync(path.join(dir, file), text);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return startCopy(dir, opts.env);
 }
 
 /**
@@ -75,10 +89,10 @@ export async function startProjectCopy(source: string, edit: Record<string, stri
 }
 
 /** Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails). */
-async function startCopy(dir: string): Promise<RunningApp> {
+async function startCopy(dir: string, env: Record<string, string> = {}): Promise<RunningApp> {
   let app: Tessera | undefined;
   try {
-    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
+    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test', ...env } });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const tokenFile = path.join(dir, '.tmp/token.txt');
     const started = app;

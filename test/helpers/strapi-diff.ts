@@ -16,6 +16,8 @@
 //     "body": { ... } | "raw string",               (JSON unless a string)
 //     "files": { "files": [ { "name": "a.png", "type": "image/png", "base64": "..." } ] },  (multipart; other fields in "fields")
 //     "fields": { "fileInfo": "{\"alternativeText\":\"x\"}" }, "headers": { ... },
+//     "fieldsFirst": true,                          (multipart parts: fields before files, as the GraphQL
+//                                                    multipart spec needs: operations, map, then the files)
 //     "redirect": "manual" }                         (a 3xx is not followed: its answer is recorded as
 //                                                    { "redirect": { "to": address, "query": {...} } }, a `state`
 //                                                    in the query as "<state>"; koa's courtesy body left out)
@@ -34,6 +36,7 @@ export interface DiffRequest {
   body?: unknown;
   files?: Record<string, Array<{ name: string; type: string; base64: string }>>;
   fields?: Record<string, string>;
+  fieldsFirst?: boolean;
   headers?: Record<string, string>;
   redirect?: 'manual';
 }
@@ -148,9 +151,13 @@ export class Client {
     if (auth === 'jwt' && this.jwt) headers.authorization = `Bearer ${this.jwt}`;
     let body: FormData | string | undefined;
     if (r.files) {
-      body = new FormData();
-      for (const [field, list] of Object.entries(r.files)) for (const f of list) body.append(field, new Blob([Buffer.from(f.base64, 'base64')], { type: f.type }), f.name);
-      for (const [k, v] of Object.entries(r.fields || {})) body.append(k, v);
+      const form = (body = new FormData());
+      const appendFields = () => {
+        for (const [k, v] of Object.entries(r.fields || {})) form.append(k, v);
+      };
+      if (r.fieldsFirst) appendFields();
+      for (const [field, list] of Object.entries(r.files)) for (const f of list) form.append(field, new Blob([Buffer.from(f.base64, 'base64')], { type: f.type }), f.name);
+      if (!r.fieldsFirst) appendFields();
     } else if (r.body !== undefined) {
       body = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
       headers['content-type'] ??= 'application/json';

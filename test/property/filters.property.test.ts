@@ -22,7 +22,7 @@ import type { ContentType, Model } from '../../src/model/types';
 import { createQueryEngine } from '../../src/query/query-engine';
 import { DEFAULT_QUERY_LIMITS, type QueryContext } from '../../src/query/query-context';
 import { parseRestQuery } from '../../src/query/parse-query';
-import { toEntry } from '../../src/rest/transform';
+import { toEntry } from '../../src/content/entry-shape';
 import { countEntities, findEntities } from '../../src/storage/read-entities';
 import { findEntriesJson } from '../../src/storage/read-json';
 import { syncSchema } from '../../src/storage/schema/sync-schema';

@@ -36,7 +36,7 @@ function attributeField(ctx: SchemaContext, ct: ContentType, attr: Attribute): G
         : { type: types.output(entityResponseName(file)) };
     }
     case 'relation': {
-      const many = attr.relation.endsWith('Many');
+      const many = attr.many;
       if (attr.relation.startsWith('morph')) {
         const targets = attr.raw.target;
         if (targets === undefined || targets === null || targets === '') {

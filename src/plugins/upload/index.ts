@@ -23,7 +23,7 @@ export interface UploadPlugin extends TesseraPlugin {
   provider: UploadProvider;
   service: UploadService;
   /** a multipart request's fields and accepted files, streamed to a temporary folder (for entry writes with `files.<attribute>`) */
-  readMultipart(req: FastifyRequest, acceptFile: (field: string) => boolean): Promise<ReceivedUpload>;
+  readMultipart(req: FastifyRequest, acceptFile: (field: string) => boolean, onField?: (name: string, value: string) => void): Promise<ReceivedUpload>;
   /** multipart entry writes (`data` + `files.<path>`) on the content types' own routes */
   entryUploads: EntryUploads;
   /** signed media urls in entry results (REST core services, `strapi.entityService`) when the provider is private */
@@ -78,7 +78,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
       'api-upload-folder': { getAPIUploadFolder: () => library.apiUploadFolder() },
     },
     entryUploads: createEntryUploads({ config, service, authorize: (auth, action) => access.rest.authorize(auth, action) }),
-    readMultipart: (req, acceptFile) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile }),
+    readMultipart: (req, acceptFile, onField) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile, onField }),
     routes: () => api.routes,
     media,
     async bootstrap() {

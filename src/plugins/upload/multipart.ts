@@ -93,8 +93,11 @@ function multipartError(err: unknown): unknown {
   return err;
 }
 
-/** `acceptFile`: which file fields to keep (v4's upload route reads `files`; others are read and dropped) */
-export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean }): Promise<ReceivedUpload> {
+/**
+ * `acceptFile`: which file fields to keep (v4's upload route reads `files`; others are read and dropped);
+ * `onField`: sees each field as it arrives, before the parts after it (an error it throws ends the request)
+ */
+export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tessera-upload-'));
   const cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
   const fields: Record<string, string | string[]> = {};
@@ -107,6 +110,7 @@ export async function receiveMultipart(req: FastifyRequest, o: { limits: Multipa
       if (part.type === 'field') {
         if (part.valueTruncated) throw new PayloadTooLargeError(`The field ${part.fieldname} is too large`);
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+        o.onField?.(part.fieldname, value);
         const prev = fields[part.fieldname];
         fields[part.fieldname] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
         continue;

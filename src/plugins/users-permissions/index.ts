@@ -37,7 +37,16 @@ export interface UsersPermissionsPluginOptions {
   globalPrivate: ReadonlySet<string>;
 }
 
-export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPermissionsPluginOptions): TesseraPlugin {
+export interface UsersPermissionsPlugin extends TesseraPlugin {
+  /** v4's `strapi.plugin('users-permissions').controller(name)`, which its GraphQL mutations call */
+  controllers: {
+    auth: ReturnType<typeof createAuthController>;
+    user: ReturnType<typeof createUserController>;
+    role: ReturnType<typeof createRoleController>;
+  };
+}
+
+export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPermissionsPluginOptions): UsersPermissionsPlugin {
   const { model, query, project, log, access } = ctx;
   const userType = model.require(UP_USER_UID);
   const settings = createSettings(access.store);
@@ -122,6 +131,7 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
   };
   return {
     name: 'users-permissions',
+    controllers,
     services: { ...services, providers, 'providers-registry': registry },
     routes: () => upRoutes(controllers, limiter),
     async bootstrap() {

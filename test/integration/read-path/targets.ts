@@ -1,5 +1,5 @@
 // Runs one REST read through both compile targets of the read path, from the same validated query:
-// the JavaScript path (storage/read-entities.ts + rest/transform.ts, the reference) and the JSON path
+// the JavaScript path (storage/read-entities.ts + content/entry-shape.ts, the reference) and the JSON path
 // (storage/read-json.ts: SQLite writes each entry). Both answers are compared as the text a client gets.
 import qs from 'qs';
 import { expect } from 'vitest';
@@ -8,7 +8,7 @@ import type { ContentType, Model } from '../../../src/model/types';
 import { DEFAULT_QUERY_LIMITS, type QueryContext } from '../../../src/query/query-context';
 import { createCoreService, type CoreService } from '../../../src/content/core-service';
 import { parseRestQuery, type RestQuery } from '../../../src/query/parse-query';
-import { transformResponse } from '../../../src/rest/transform';
+import { transformResponse } from '../../../src/content/entry-shape';
 import type { Database } from '../../../src/storage/dialect';
 
 export interface Targets {

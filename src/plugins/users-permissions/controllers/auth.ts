@@ -146,11 +146,13 @@ export function createAuthController(d: ControllerDeps, x: AuthControllerExtras)
       return { jwt: d.issueFor(updated ?? user), user: sanitizeUser(d, user, ctx) };
     },
 
-    async emailConfirmation(ctx: RequestContext) {
+    /** `returnUser` (v4's third argument, set by GraphQL's emailConfirmation): a JWT and the user instead of the redirect */
+    async emailConfirmation(ctx: RequestContext, _next?: unknown, returnUser = false) {
       const { confirmation } = validateBody<{ confirmation: string }>(schemas.emailConfirmation, ctx.query);
       const [user] = await services.user.fetchAll({ filters: { confirmationToken: confirmation } });
       if (!user) throw new ValidationError('Invalid token');
-      await services.user.edit(user.id, { confirmed: true, confirmationToken: null });
+      const confirmed = await services.user.edit(user.id, { confirmed: true, confirmationToken: null });
+      if (returnUser) return { jwt: d.issueFor(confirmed ?? user), user: sanitizeUser(d, confirmed ?? user, ctx) };
       const advanced = await settings.advanced();
       const to = advanced.email_confirmation_redirection || '/';
       ctx.status = 302;

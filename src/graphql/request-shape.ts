@@ -1,0 +1,66 @@
+// What Apollo Server 3 (v4's GraphQL server) refuses or accepts about a request before reading its document,
+// answered the same way here: a body that is no JSON object, a `query` that is missing or not a string, a GET
+// without a query; and `variables` sent as a JSON string, which it parses. Tessera adds one refusal: a document
+// nested too deeply to parse safely.
+import { jsonTextTooDeep } from '../json-nesting';
+
+export interface RequestProblem {
+  status: number;
+  /** a plain-text answer (Apollo's) */
+  text?: string;
+  /** a JSON answer */
+  json?: unknown;
+}
+
+/**
+ * braces and brackets a document may nest: far beyond any depth limit's use, and well before graphql-js' parser
+ * (which recurses per level) could run out of stack
+ */
+export const MAX_DOCUMENT_NESTING = 128;
+
+function tooDeep(query: string): RequestProblem | undefined {
+  if (!jsonTextTooDeep(query, MAX_DOCUMENT_NESTING)) return undefined;
+  return { status: 400, json: { errors: [{ message: `Document nested deeper than ${MAX_DOCUMENT_NESTING} levels`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] } };
+}
+
+const NO_BODY = 'POST body missing, invalid Content-Type, or JSON object has no keys.';
+
+function problemOfOperation(op: unknown): RequestProblem | undefined {
+  if (typeof op !== 'object' || op === null || Array.isArray(op) || Object.keys(op).length === 0) return { status: 400, text: NO_BODY };
+  const { query } = op as { query?: unknown };
+  if (query !== undefined && query !== null && typeof query !== 'string') return { status: 400, text: 'GraphQL queries must be strings.' };
+  if (!query) {
+    return { status: 400, json: { errors: [{ message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] } };
+  }
+  return tooDeep(query);
+}
+
+/** `variables` given as JSON text becomes the object it holds (Apollo 3 accepts both) */
+function parseVariables(op: Record<string, unknown>): RequestProblem | undefined {
+  if (typeof op.variables !== 'string') return undefined;
+  try {
+    op.variables = op.variables === '' ? undefined : JSON.parse(op.variables);
+    return undefined;
+  } catch {
+    return { status: 400, text: 'Variables are invalid JSON.' };
+  }
+}
+
+/** the problem Apollo 3 answers for this request, if any; fixes `variables` strings in place */
+export function requestProblem(method: string, contentType: string | undefined, body: unknown, query: unknown): RequestProblem | undefined {
+  if (method === 'GET') {
+    const q = (query ?? {}) as Record<string, unknown>;
+    // (mercurius reads a GET's `variables` text itself)
+    if (!q.query) return { status: 400, text: 'GET query missing.' };
+    return typeof q.query === 'string' ? tooDeep(q.query) : undefined;
+  }
+  if (method !== 'POST') return undefined;
+  if (!/^application\/(json|vnd\.api\+json)|^multipart\/form-data/i.test(contentType ?? '')) return { status: 400, text: NO_BODY };
+  const ops = Array.isArray(body) ? body : [body];
+  if (ops.length === 0) return { status: 400, text: NO_BODY };
+  for (const op of ops) {
+    const problem = problemOfOperation(op) ?? parseVariables(op as Record<string, unknown>);
+    if (problem) return problem;
+  }
+  return undefined;
+}
