@@ -133,7 +133,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     const plugins: TesseraPlugin[] = [email, usersPermissions, upload, i18n];
     if (graphqlEnabled({ project })) {
       plugins.push(createGraphqlPlugin(pluginContext('graphql'), () => ({
-        queryContextFor: api!.queryContextFor, coreService: api!.coreService,
+        queryContextFor: api!.queryContextFor, coreService: api!.coreService, jsonReads: api!.jsonReads,
         // v4's plugin mutations call the REST controllers: the routes served below (built before the plugins' server hooks)
         route: (method, path) => routes.find((r) => r.method === method && r.path === path)?.handler,
         upload, usersPermissions,

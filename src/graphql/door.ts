@@ -19,6 +19,8 @@ export interface GraphqlDoorDeps {
   access: Access;
   queryContextFor(auth: Auth, paging: PaginationConfig): QueryContext;
   coreService(uid: string): CoreService;
+  /** config/api.js `rest.jsonReads`: the JSON read target answers where it applies */
+  jsonReads: boolean;
   log: Logger;
 }
 
@@ -26,6 +28,7 @@ export class GraphqlDoor {
   readonly model: Model;
   readonly config: GraphqlConfig;
   readonly log: Logger;
+  readonly jsonReads: boolean;
   /** GraphQL's page sizes: defaultLimit, and maxLimit tightened by amountLimit */
   readonly paging: PaginationConfig;
   /** reads the door makes for itself (aliased relations): every parent at once */
@@ -36,6 +39,7 @@ export class GraphqlDoor {
     this.model = deps.model;
     this.config = deps.config;
     this.log = deps.log;
+    this.jsonReads = deps.jsonReads;
     this.paging = { defaultLimit: deps.config.defaultLimit, maxLimit: listLimit(deps.config), withCount: false };
     this.unbounded = { defaultLimit: deps.config.defaultLimit, withCount: false };
   }

@@ -154,16 +154,23 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
     if (sort) raw.sort = sort;
     if (typeof args.publicationState === 'string') raw.publicationState = args.publicationState;
     const q = door.query(ctx.auth, ct, raw, 'find');
+    const meta = (total: unknown) => (withCount ? { pagination: paginationOf(q.pagination!, Number(total ?? 0)) } : {});
+    // SQLite writes the entries in v4's shape where the JSON read target applies (as for REST); not when a
+    // relation is loaded afterwards (that needs the entities' owners)
+    const page = door.jsonReads && !planner.needsLoader ? await core().findJson(q) : null;
+    if (page) return { data: JSON.parse(`[${page.entries.join(',')}]`) as unknown[], meta: meta(page.pagination?.total) };
     const { results, pagination } = await core().find(q);
-    const data = results.map((e) => entryOf(model, ct, e, planner.needsLoader));
-    return { data, meta: withCount ? { pagination: paginationOf(q.pagination!, Number(pagination?.total ?? 0)) } : {} };
+    return { data: results.map((e) => entryOf(model, ct, e, planner.needsLoader)), meta: meta(pagination?.total) };
   };
 
   const findOne: Resolver = async (_parent, args: Args, ctx, info) => {
     allowed(ctx, 'findOne');
     const { q, planner } = readQuery(ctx, info, args, 'findOne');
     const id = idOf(args.id);
-    return shape(id === null ? null : await core().findOne(id, q), planner);
+    if (id === null) return { data: null };
+    const text = door.jsonReads && !planner.needsLoader ? await core().findOneJson(id, q) : undefined;
+    if (text !== undefined) return { data: text === null ? null : JSON.parse(text) };
+    return shape(await core().findOne(id, q), planner);
   };
 
   const findSingle: Resolver = async (_parent, args: Args, ctx, info) => {

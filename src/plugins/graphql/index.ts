@@ -38,6 +38,8 @@ export function graphqlEnabled(ctx: Pick<PluginContext, 'project'>): boolean {
 export interface GraphqlPluginDeps {
   queryContextFor(auth: Auth, paging: PaginationConfig): QueryContext;
   coreService(uid: string): CoreService;
+  /** config/api.js `rest.jsonReads` */
+  jsonReads: boolean;
   /** a content-API route's handler by method and path below the REST prefix (the plugins' mutations call them) */
   route(method: HttpMethod, path: string): RouteDef['handler'] | undefined;
   upload: UploadPlugin;
