@@ -1,8 +1,9 @@
-// The benchmark cases (issue 8), on a dataset written by generate.ts. Reads are answered by every server,
-// the floor included; writes by Tessera and real Strapi only. GraphQL is not a case yet: Tessera has no
-// GraphQL front door so far (add "GraphQL list of 25 articles with author and categories" when it does).
+// The benchmark cases (issue 8), on a dataset written by generate.ts. REST reads are answered by every
+// server, the floor included; writes and GraphQL (issue 14) by Tessera and real Strapi only (the floor
+// has no GraphQL).
 import qs from 'qs';
 import { articleData, SEARCH_WORD, type DatasetShape } from './lib/content';
+import { componentTypename, graphqlRequest } from './lib/graphql';
 import type { LoadRequest } from './lib/load';
 
 export interface CaseContext {
@@ -25,8 +26,10 @@ export interface BenchCase {
   example: string;
   /** the floor answers it too */
   floor: boolean;
-  /** GET paths whose answers must be equal on every server before measuring (reads) */
-  samples(ctx: CaseContext): string[];
+  /** a POST /graphql case: answers compared by `data`, and an answer with `errors` is a failure (lib/graphql.ts) */
+  graphql?: boolean;
+  /** requests whose answers must be equal on every server before measuring (writes: sent once to each) */
+  samples(ctx: CaseContext): InjectRequest[];
   /** the load: one request shape, varied per request where the case needs it */
   load(ctx: CaseContext): LoadRequest;
   /** n requests for counting SQL statements in-process */
@@ -57,7 +60,7 @@ function deepPage(ctx: CaseContext): number {
 function fixedRead(id: string, title: string, path: (ctx: CaseContext) => string, example?: string): BenchCase {
   return {
     id, title, kind: 'read', floor: true, example: example ?? decodeURIComponent(path({} as CaseContext)),
-    samples: (ctx) => [path(ctx)],
+    samples: (ctx) => [{ method: 'GET', url: path(ctx) }],
     load: (ctx) => ({ method: 'GET', path: path(ctx) }),
     inject: (ctx, n) => Array.from({ length: n }, () => ({ method: 'GET' as const, url: path(ctx) })),
   };
@@ -72,17 +75,108 @@ function rotating<T>(list: T[]): () => T {
 /** created slugs must be unique (v4 uid): one sequence for the whole process, warm-ups and passes included */
 let createSeq = 0;
 
-function createBody(ctx: CaseContext, k: number): Record<string, unknown> {
-  const a = articleData(ctx.shape, ctx.shape.articles + 1 + (k % 1000));
+/** the data of a new article: an entry past the dataset's end, with a unique title and slug */
+function newArticle(ctx: CaseContext, k: number | string) {
+  const a = articleData(ctx.shape, ctx.shape.articles + 1 + (typeof k === 'number' ? k % 1000 : 0));
   const { createdAt: _c, updatedAt: _u, publishedAt: _p, ...data } = a;
   void _c; void _u; void _p;
-  return { data: { ...data, title: `${a.title} (bench ${ctx.runId}-${k})`, slug: `bench-${ctx.runId}-${k}` } };
+  return { ...data, title: `${a.title} (bench ${ctx.runId}-${k})`, slug: `bench-${ctx.runId}-${k}` };
+}
+
+function createBody(ctx: CaseContext, k: number): Record<string, unknown> {
+  return { data: newArticle(ctx, k) };
 }
 
 function updateBody(ctx: CaseContext, id: number): Record<string, unknown> {
   const first = articleData(ctx.shape, id).categories[0];
   const other = (first % ctx.shape.categories) + 1;
   return { data: { categories: { connect: [{ id: other, position: { before: first } }] } } };
+}
+
+// ---- GraphQL (POST /graphql, v4's shadow CRUD) ----
+// The fixture app's depthLimit is 7 (the top field is depth 0): one relation level under an entry fits;
+// `article { data { attributes { author { data { attributes { articles { data { attributes { title` (depth 9)
+// is refused by real Strapi and Tessera alike (400 GRAPHQL_VALIDATION_FAILED), so gql-findone stops there.
+
+const GQL_LIST = `query List($pageSize: Int) { articles(pagination: { pageSize: $pageSize }) { data { id attributes {
+  title slug
+  author { data { id attributes { name } } }
+  categories { data { id attributes { name } } } } } } }`;
+
+const GQL_COMPONENTS = `query Components($pageSize: Int) { articles(pagination: { pageSize: $pageSize }) { data { id attributes {
+  title
+  seo { id metaTitle metaDescription shareImage { data { id attributes { name url } } } }
+  links { id label url }
+  blocks {
+    __typename
+    ... on ComponentBlocksText { id body }
+    ... on ComponentBlocksQuote { id text by }
+    ... on ComponentBlocksGallery { id title images { data { id attributes { name url } } } }
+  } } } } }`;
+
+const GQL_FIND_ONE = `query FindOne($id: ID!) { article(id: $id) { data { id attributes {
+  title slug publishDate
+  author { data { id attributes { name email } } }
+  categories { data { id attributes { name slug } } }
+  cover { data { id attributes { name url } } } } } } }`;
+
+const GQL_CREATE = `mutation Create($data: ArticleInput!) { createArticle(data: $data) { data { id attributes {
+  title slug
+  author { data { id } }
+  categories { data { id } }
+  seo { metaTitle shareImage { data { id } } }
+  links { label url }
+  blocks { __typename } } } } }`;
+
+/** the GraphQL list request of `gql-list`, at any page size (statements vs rows) */
+export const gqlListRequest = (pageSize = 25): InjectRequest => graphqlRequest(GQL_LIST, { pageSize });
+
+/**
+ * The REST create's article as ArticleInput: dynamic-zone items name their type by `__typename`, and their
+ * file ids are strings, as GraphQL gives ids out. (A dynamic-zone item is a JSON scalar, passed on as is; v4
+ * 4.26.2 then counts a number 3 there and the ID "3" of `cover` as two files, finds one, and refuses the
+ * entry: "1 relation(s) of type plugin::upload.file associated with this entity do not exist".)
+ */
+function gqlCreateRequest(ctx: CaseContext, k: number | string): InjectRequest {
+  const { blocks, ...data } = newArticle(ctx, k);
+  const items = blocks.map(({ __component, ...fields }) => ({
+    __typename: componentTypename(__component),
+    ...fields,
+    ...('images' in fields ? { images: fields.images.map(String) } : {}),
+  }));
+  return graphqlRequest(GQL_CREATE, { data: { ...data, blocks: items } });
+}
+
+const toLoad = (r: InjectRequest): LoadRequest => ({ method: r.method, path: r.url, body: r.payload === undefined ? undefined : JSON.stringify(r.payload) });
+
+type GraphqlCaseSpec = Pick<BenchCase, 'id' | 'title' | 'kind' | 'example' | 'samples'> & (
+  /** reads: the requests, rotated (written once, not per request) */
+  | { pool(ctx: CaseContext): InjectRequest[] }
+  /** writes: a new request every time */
+  | { next(ctx: CaseContext): InjectRequest }
+);
+
+/** A GraphQL case: POST /graphql, no floor. */
+function graphqlCase(c: GraphqlCaseSpec): BenchCase {
+  const { id, title, kind, example, samples } = c;
+  return {
+    id, title, kind, example, samples, floor: false, graphql: true,
+    load(ctx) {
+      if ('next' in c) return { ...toLoad(c.next(ctx)), setup: (req) => ({ ...req, ...toLoad(c.next(ctx)) }) };
+      const bodies = c.pool(ctx).map(toLoad);
+      const next = rotating(bodies);
+      return bodies.length === 1 ? bodies[0] : { ...bodies[0], setup: (req) => ({ ...req, ...next() }) };
+    },
+    inject(ctx, n) {
+      if ('next' in c) return Array.from({ length: n }, () => c.next(ctx));
+      const next = rotating(c.pool(ctx));
+      return Array.from({ length: n }, () => next());
+    },
+  };
+}
+
+function fixedGraphqlRead(id: string, title: string, example: string, request: InjectRequest): BenchCase {
+  return graphqlCase({ id, title, kind: 'read', example, samples: () => [request], pool: () => [request] });
 }
 
 export const CASES: BenchCase[] = [
@@ -92,7 +186,7 @@ export const CASES: BenchCase[] = [
   {
     id: 'findone', title: 'findOne, author.avatar + categories', kind: 'read', floor: true,
     example: `/api/articles/:id?${FIND_ONE_QUERY}`,
-    samples: (ctx) => idPool(ctx, 8).map((id) => `/api/articles/${id}?${FIND_ONE_QUERY}`),
+    samples: (ctx) => idPool(ctx, 8).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
     load(ctx) {
       const next = rotating(idPool(ctx).map((id) => `/api/articles/${id}?${FIND_ONE_QUERY}`));
       return { method: 'GET', path: `/api/articles/1?${FIND_ONE_QUERY}`, setup: (req) => ({ ...req, path: next() }) };
@@ -129,4 +223,19 @@ export const CASES: BenchCase[] = [
     },
     inject: (ctx, n) => idPool(ctx, n).map((id) => ({ method: 'PUT' as const, url: `/api/articles/${id}`, payload: updateBody(ctx, id) })),
   },
+  fixedGraphqlRead('gql-list', 'GraphQL list, 25 with author + categories', '{ articles(pagination: {pageSize: 25}) { data { id attributes { title slug author {…name} categories {…name} } } } }', gqlListRequest(25)),
+  fixedGraphqlRead('gql-components', 'GraphQL list, 25 with seo, links, blocks', '{ articles(pagination: {pageSize: 25}) { … seo {…shareImage} links {…} blocks { ... on ComponentBlocksText/Quote/Gallery {…} } } }', graphqlRequest(GQL_COMPONENTS, { pageSize: 25 })),
+  graphqlCase({
+    id: 'gql-findone', title: 'GraphQL findOne, author + categories + cover', kind: 'read',
+    example: 'query($id: ID!) { article(id: $id) { data { id attributes { title slug publishDate author {…} categories {…} cover {…} } } } }',
+    samples: (ctx) => idPool(ctx, 8).map((id) => graphqlRequest(GQL_FIND_ONE, { id: String(id) })),
+    pool: (ctx) => idPool(ctx).map((id) => graphqlRequest(GQL_FIND_ONE, { id: String(id) })),
+  }),
+  graphqlCase({
+    id: 'gql-create', title: 'GraphQL createArticle, relations + components + DZ', kind: 'write',
+    example: 'mutation($data: ArticleInput!) { createArticle(data: $data) {…} } (the create case\'s article)',
+    // the same new article on each server (each has its own database): the answers must be equal
+    samples: (ctx) => [gqlCreateRequest(ctx, 'same')],
+    next: (ctx) => gqlCreateRequest(ctx, createSeq++),
+  }),
 ];

@@ -4,12 +4,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CASES, type BenchCase, type CaseContext } from './cases';
+import { CASES, gqlListRequest, type BenchCase, type CaseContext, type InjectRequest } from './cases';
 import { explainCase, profileCase } from './diagnose';
 import { ensureDataset } from './generate';
 import { ratioChart } from './lib/chart';
 import { compareServers } from './lib/compare';
 import { DEFAULT_SHAPE } from './lib/content';
+import { graphqlCompared, graphqlFailedUnderLoad, graphqlFailure } from './lib/graphql';
 import { BENCH_DIR, FIXTURE_DATA, makeProjectCopy, REPO } from './lib/fixture';
 import { runLoad } from './lib/load';
 import { parseOptions, type RunOptions } from './lib/options';
@@ -42,33 +43,57 @@ interface InProcessResults {
   vsRows: RunSummary['statementsVsRows'];
 }
 
+/** the floor variants to run: none when no case has a floor (GraphQL and writes only) */
+const floorsFor = (o: RunOptions, cases: BenchCase[]) => (cases.some((c) => c.floor) ? o.floors : []);
+
+/** what of a case's answers must agree between servers, and what makes one a failure (beyond the status) */
+const answerRules = (c: BenchCase) => (c.graphql ? { compared: graphqlCompared, failure: graphqlFailure, failedUnderLoad: graphqlFailedUnderLoad } : {});
+
+/** statements per request must not grow with the rows returned: these requests at pageSize 1, 10, 25, 100 */
+const VS_ROWS: { label: string; request(size: number): InjectRequest; failure(status: number, text: string): string | null }[] = [
+  ...['/api/articles?populate=*', '/api/articles?populate[author]=true&populate[categories]=true', '/api/articles'].map((base) => ({
+    label: base,
+    request: (size: number): InjectRequest => ({ method: 'GET', url: `${base}${base.includes('?') ? '&' : '?'}pagination[pageSize]=${size}` }),
+    failure: (status: number) => (status === 200 ? null : `status ${status}`),
+  })),
+  { label: 'POST /graphql (gql-list)', request: gqlListRequest, failure: graphqlFailure },
+];
+
 /** Statements per request and in-process time per request, Tessera and the floors side by side in this process. */
-async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace): Promise<InProcessResults> {
+async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace, notes: string[]): Promise<InProcessResults> {
   const statements = new Map<string, CaseResult['statements']>();
   const micros = new Map<string, CaseResult['inProcessUs']>();
   const project = makeProjectCopy(path.join(ws.dir, 'statements'), path.join(ws.tesseraProject, '.tmp/data.db'));
   const tessera = await openTesseraInProcess(o.tessera, project);
-  const floors = o.floors.map((v) => ({ name: `floor-${v}` as const, target: openFloorInProcess(ws.floorDb, v) }));
+  const floors = floorsFor(o, cases).map((v) => ({ name: `floor-${v}` as const, target: openFloorInProcess(ws.floorDb, v) }));
   const vsRows: RunSummary['statementsVsRows'] = [];
   try {
     for (const c of cases) {
-      const st: CaseResult['statements'] = { tessera: await countStatements(tessera, c.inject(ctx, 6)) };
+      const st: CaseResult['statements'] = { tessera: await countStatements(tessera, c.inject(ctx, 6), answerRules(c).failure) };
       if (c.floor) for (const f of floors) st[f.name] = await countStatements(f.target, c.inject(ctx, 6));
       statements.set(c.id, st);
+      if (st.tessera?.failures) {
+        notes.push(`${c.title}: Tessera's answers in-process failed: ${st.tessera.failures.join('; ')}`);
+        o.log(`  ${c.id}: Tessera's answers in-process failed: ${st.tessera.failures.join('; ')}`);
+      }
       if (c.kind === 'read') {
         const requests = c.inject(ctx, 20);
         const us = await timeInProcess([{ name: 'tessera', target: tessera, requests }, ...(c.floor ? floors.map((f) => ({ ...f, requests })) : [])], o.duration < 1 ? 1 : 5, o.duration < 1 ? 5 : 40);
         micros.set(c.id, Object.fromEntries(us) as CaseResult['inProcessUs']);
       }
     }
-    for (const base of ['/api/articles?populate=*', '/api/articles?populate[author]=true&populate[categories]=true', '/api/articles']) {
+    for (const row of VS_ROWS) {
       const perPageSize: Record<string, number> = {};
+      const failures: string[] = [];
       for (const size of [1, 10, 25, 100]) {
-        const sep = base.includes('?') ? '&' : '?';
-        const url = `${base}${sep}pagination[pageSize]=${size}`;
-        perPageSize[size] = (await countStatements(tessera, [{ method: 'GET', url }, { method: 'GET', url }])).perRequest;
+        const r = row.request(size);
+        const count = await countStatements(tessera, [r, r], row.failure);
+        perPageSize[size] = count.perRequest;
+        if (count.failures) failures.push(`pageSize ${size}: ${count.failures[0]}`);
       }
-      vsRows.push({ url: base, perPageSize });
+      // a failed answer's count says nothing about rows
+      if (failures.length) notes.push(`Statements vs rows, ${row.label}: left out, the request failed (${failures[0]}).`);
+      else vsRows.push({ url: row.label, perPageSize });
     }
   } finally {
     await tessera.close();
@@ -114,18 +139,21 @@ async function measureOnce(o: RunOptions, c: BenchCase, ctx: CaseContext, s: Run
   const request = c.load(ctx);
   if (o.warmup > 0) await runLoad({ url: s.url, request, connections: o.connections, duration: o.warmup });
   const la = loadavg();
-  const { result, peakMb } = await withRssSampling(all, () => runLoad({ url: s.url, request, connections: o.connections, duration: o.duration }));
+  const failed = answerRules(c).failedUnderLoad;
+  const { result, peakMb } = await withRssSampling(all, () => runLoad({ url: s.url, request, connections: o.connections, duration: o.duration, failed }));
   const m: Measurement = { caseId: c.id, server: s.name, pass, load: result, rssPeakMb: peakMb.get(s.name) ?? NaN, loadavg: la };
-  o.log(`  pass ${pass}  ${c.id.padEnd(15)} ${s.name.padEnd(10)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  RSS ${Math.round(m.rssPeakMb)} MB${result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''}  load ${la.toFixed(2)}`);
+  o.log(`  pass ${pass}  ${c.id.padEnd(15)} ${s.name.padEnd(10)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  RSS ${Math.round(m.rssPeakMb)} MB${result.non2xx || result.errors || result.failed ? `  (${result.non2xx} non-2xx, ${result.errors} errors${failed ? `, ${result.failed} 2xx with errors` : ''})` : ''}  load ${la.toFixed(2)}`);
   return m;
 }
 
-/** One request of a write case on a server: 200, or why not (so a broken write is not measured as fast). */
+/** One request of a write case on a server: 200 (and no GraphQL `errors`), or why not (so a broken write is not measured as fast). */
 async function probeWrite(c: BenchCase, ctx: CaseContext, s: RunningServer): Promise<string | null> {
   const r = c.load({ ...ctx, runId: `${ctx.runId}p` });
   const req = r.setup ? r.setup({ method: r.method, path: r.path, body: r.body }) : r;
   const res = await fetch(s.url + req.path, { method: req.method, body: req.body, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
+  const failure = answerRules(c).failure;
+  if (failure) return failure(res.status, text);
   return res.status === 200 ? null : `${res.status} ${text.slice(0, 200)}`;
 }
 
@@ -152,12 +180,17 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
   const ws = makeWorkspace(o, dataset, runId);
   const running: RunningServer[] = [];
   const notes: string[] = [
-    'GraphQL list case: not run; Tessera has no GraphQL front door yet.',
     'Servers run as separate processes on 127.0.0.1; the load generator (autocannon, in the runner process) shares the same cores, as in ../shared/spec/stack-notes.md.',
   ];
+  const graphqlCases = cases.filter((c) => c.graphql).map((c) => c.id);
+  if (graphqlCases.length) {
+    const note = `GraphQL cases (${graphqlCases.join(', ')}): no floor, the floor server has no GraphQL; Tessera is compared with real Strapi only, answers by their \`data\` (and error messages).`;
+    notes.push(note);
+    o.log(note);
+  }
   try {
     o.log(`statements and time per request, in-process ...`);
-    const stmts = await measureInProcess(o, cases, ctx, ws);
+    const stmts = await measureInProcess(o, cases, ctx, ws, notes);
     const coldStart = await coldStarts(o, ws);
 
     o.log('starting servers on the dataset ...');
@@ -166,7 +199,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     running.push(tessera);
     interrupted.add(tessera);
     coldStart.push({ server: 'tessera', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [tessera.coldStartMs] });
-    for (const v of o.floors) {
+    for (const v of floorsFor(o, cases)) {
       const floor = await startFloor({ variant: v, db: ws.floorDb, logFile: path.join(ws.logs, `floor-${v}.log`) });
       running.push(floor);
       interrupted.add(floor);
@@ -182,14 +215,17 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     await new Promise((r) => setTimeout(r, 1000));
     for (const s of running) idleMb[s.name] = s.rssMb();
 
-    // answers must be equal before anything is compared
+    // answers must be equal before anything is compared; a write case's samples (gql-create) write the
+    // same new entry once on each server, after the reads are compared on the dataset as generated
     const answers = new Map<string, CaseResult['answers']>();
-    for (const c of cases.filter((k) => k.kind === 'read')) {
+    for (const c of [...cases.filter((k) => k.kind === 'read'), ...cases.filter((k) => k.kind === 'write')]) {
+      const samples = c.samples(ctx);
+      if (!samples.length) continue;
       const a: CaseResult['answers'] = {};
       for (const s of running.filter((x) => x.name !== 'tessera' && (c.floor || x.name === 'strapi'))) {
-        const d = await compareServers(tessera.url, s.url, c.samples(ctx));
-        a[s.name] = d.diffs.length ? `${d.path}: ${d.diffs.join('; ')}` : 'same';
-        if (d.diffs.length) o.log(`  ${c.id}: ${s.name} answers differ from Tessera's at ${d.path}: ${d.diffs.join('; ')}`);
+        const d = await compareServers(tessera.url, s.url, samples, answerRules(c).compared);
+        a[s.name] = d.diffs.length ? `${d.request}: ${d.diffs.join('; ')}` : 'same';
+        if (d.diffs.length) o.log(`  ${c.id}: ${s.name} answers differ from Tessera's at ${d.request}: ${d.diffs.join('; ')}`);
       }
       answers.set(c.id, a);
     }
@@ -229,7 +265,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
         const ms = measurements.filter((m) => m.caseId === c.id && m.server === s.name);
         if (ms.length) servers[s.name] = aggregate(ms);
       }
-      return withRatios({ id: c.id, title: c.title, kind: c.kind, example: c.example, servers, statements: stmts.statements.get(c.id) ?? {}, inProcessUs: stmts.micros.get(c.id) ?? {}, answers: answers.get(c.id) ?? {} });
+      return withRatios({ id: c.id, title: c.title, kind: c.kind, example: c.example, ...(c.graphql ? { graphql: true } : {}), servers, statements: stmts.statements.get(c.id) ?? {}, inProcessUs: stmts.micros.get(c.id) ?? {}, answers: answers.get(c.id) ?? {} });
     });
     const peakMb: RunSummary['memory']['peakMb'] = {};
     for (const m of measurements) peakMb[m.server] = Math.max(peakMb[m.server] ?? 0, m.rssPeakMb);

@@ -1,4 +1,6 @@
 // Value comparison of two JSON answers (key order ignored, as a client sees them): the first differences.
+import type { InjectRequest } from '../cases';
+
 export function jsonDiff(a: unknown, b: unknown, path = '$', out: string[] = [], limit = 5): string[] {
   if (out.length >= limit) return out;
   if (a === b) return out;
@@ -33,18 +35,32 @@ function short(v: unknown): string {
   return s === undefined ? 'undefined' : s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-/** GET each path on both servers; the differences of the first path that differs, or [] when all agree. */
-export async function compareServers(urlA: string, urlB: string, paths: string[]): Promise<{ path?: string; diffs: string[] }> {
-  for (const p of paths) {
-    const [a, b] = await Promise.all([fetchJson(urlA + p), fetchJson(urlB + p)]);
-    const diffs = a.status !== b.status ? [`status ${a.status} vs ${b.status}`] : jsonDiff(a.body, b.body);
-    if (diffs.length) return { path: p, diffs };
+/** How a request is named in findings: its method and URL, and a GraphQL request's variables. */
+export function describeRequest(r: InjectRequest): string {
+  const vars = (r.payload as { variables?: unknown } | undefined)?.variables;
+  return `${r.method === 'GET' ? '' : `${r.method} `}${r.url}${vars === undefined ? '' : ` ${short(vars)}`}`;
+}
+
+/**
+ * Sends each request to both servers; the differences of the first request whose answers differ, or [] when
+ * all agree. `compared` picks what must agree (the whole body by default; GraphQL: lib/graphql.ts).
+ */
+export async function compareServers(urlA: string, urlB: string, requests: InjectRequest[], compared: (body: unknown) => unknown = (b) => b): Promise<{ request?: string; diffs: string[] }> {
+  for (const r of requests) {
+    const [a, b] = await Promise.all([fetchJson(urlA, r), fetchJson(urlB, r)]);
+    const diffs = a.status !== b.status ? [`status ${a.status} vs ${b.status}`] : jsonDiff(compared(a.body), compared(b.body));
+    if (diffs.length) return { request: describeRequest(r), diffs };
   }
   return { diffs: [] };
 }
 
-async function fetchJson(url: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+async function fetchJson(base: string, r: InjectRequest): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(base + r.url, {
+    method: r.method,
+    body: r.payload === undefined ? undefined : JSON.stringify(r.payload),
+    headers: r.payload === undefined ? undefined : { 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   try {
     return { status: res.status, body: JSON.parse(text) };

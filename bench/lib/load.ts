@@ -29,6 +29,8 @@ export interface LoadOptions {
   connections: number;
   /** seconds */
   duration: number;
+  /** whether a 2xx answer failed all the same (GraphQL `errors`): counted as `failed` */
+  failed?: (status: number, body: string) => boolean;
 }
 
 export interface LoadResult {
@@ -38,6 +40,8 @@ export interface LoadResult {
   max: number;
   requests: number;
   non2xx: number;
+  /** 2xx answers `failed` found failed */
+  failed: number;
   errors: number;
   timeouts: number;
   bytes: number;
@@ -48,7 +52,12 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
   const base = new URL(o.url);
   const { setup, ...req } = o.request;
   const request: Record<string, unknown> = { ...req, headers: { 'content-type': 'application/json', ...(req.headers ?? {}) } };
-  if (setup) request.setupRequest = (r: Parameters<NonNullable<LoadRequest['setup']>>[0]) => setup(r);
+  let failed = 0;
+  const check = o.failed;
+  const onResponse = check ? (status: number, body: string) => { if (status >= 200 && status < 300 && check(status, body)) failed++; } : undefined;
+  if (onResponse) request.onResponse = onResponse;
+  // autocannon calls the onResponse of the request as setup returned it
+  if (setup) request.setupRequest = (r: Parameters<NonNullable<LoadRequest['setup']>>[0]) => (onResponse ? { ...setup(r), onResponse } : setup(r));
   const opts: Record<string, unknown> = {
     url: base.origin,
     connections: o.connections,
@@ -72,6 +81,7 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
         max: res.latency.max,
         requests: res.requests.total,
         non2xx: res.non2xx,
+        failed,
         errors: res.errors,
         timeouts: res.timeouts,
         bytes: res.throughput.total,

@@ -21,6 +21,8 @@ export interface ServerCaseResult {
   p99: number;
   rssPeakMb: number;
   non2xx: number;
+  /** 2xx answers that failed all the same (GraphQL `errors`) */
+  failed: number;
   errors: number;
   bytesPerResponse: number;
 }
@@ -30,6 +32,8 @@ export interface CaseResult {
   title: string;
   kind: 'read' | 'write';
   example: string;
+  /** a GraphQL case: no floor (the floor has no GraphQL) */
+  graphql?: boolean;
   servers: Partial<Record<ServerName, ServerCaseResult>>;
   /** the faster floor variant for this case */
   floor?: 'floor-js' | 'floor-sql';
@@ -74,6 +78,7 @@ export function aggregate(ms: Measurement[]): ServerCaseResult {
     p99: mean(ms.map((m) => m.load.p99)),
     rssPeakMb: Math.max(...ms.map((m) => m.rssPeakMb)),
     non2xx: ms.reduce((a, m) => a + m.load.non2xx, 0),
+    failed: ms.reduce((a, m) => a + (m.load.failed ?? 0), 0),
     errors: ms.reduce((a, m) => a + m.load.errors + m.load.timeouts, 0),
     bytesPerResponse: Math.round(mean(ms.map((m) => m.load.bytes / Math.max(1, m.load.requests)))),
   };
@@ -123,7 +128,7 @@ function caseRows(c: CaseResult): string[][] {
     if (s === 'tessera') ratio = [c.vsFloor !== undefined ? `${fmt.ratio(c.vsFloor)} floor` : '', c.vsStrapi !== undefined ? `${fmt.ratio(c.vsStrapi)} Strapi` : ''].filter(Boolean).join(', ');
     else if (s === c.floor) ratio = 'the floor';
     const answers = s === 'tessera' ? '' : c.answers[s] === 'same' ? 'same' : c.answers[s] ? `DIFFERENT: ${c.answers[s]}` : '';
-    const errs = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
+    const errs = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.failed ? `, ${r.failed} 2xx with errors` : ''})` : r.failed ? ` (${r.failed} 2xx with errors)` : '';
     rows.push([s, `${fmt.int(r.rps)} (${r.runs.map(fmt.int).join(' / ')})${errs}`, fmt.ms(r.p50), fmt.ms(r.p99), fmt.mb(r.rssPeakMb), statementsOf(c, s), fmt.int(c.inProcessUs?.[s]), ratio, answers]);
   }
   return rows;
@@ -136,7 +141,7 @@ export function consoleReport(s: RunSummary): string {
   const lines: string[] = [];
   const pad = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   for (const c of s.cases) {
-    lines.push('', `${c.title}  —  ${c.example}`);
+    lines.push('', `${c.title}  —  ${c.example}${c.graphql ? '  (no floor: it has no GraphQL)' : ''}`);
     const rows = caseRows(c).map((r) => r.slice(0, 8).concat(r[8] && r[8] !== 'same' ? [r[8]] : []));
     const head = CASE_HEAD.slice(0, 8);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -166,7 +171,7 @@ export function markdownReport(s: RunSummary, chartFile?: string): string {
   L.push(...table(head, s.cases.map((c) => {
     const t = c.servers.tessera, f = c.floor ? c.servers[c.floor] : undefined;
     return [
-      `${c.title}`, fmt.int(t?.rps), f ? `${fmt.int(f.rps)} (${c.floor!.slice(6)})` : '–', fmt.ratio(c.vsFloor),
+      `${c.title}`, fmt.int(t?.rps), f ? `${fmt.int(f.rps)} (${c.floor!.slice(6)})` : c.graphql ? 'none (GraphQL)' : '–', fmt.ratio(c.vsFloor),
       t ? `${fmt.ms(t.p99)} / ${f ? fmt.ms(f.p99) : '–'}` : '–', fmt.int(c.servers.strapi?.rps), fmt.ratio(c.vsStrapi),
       `${statementsOf(c, 'tessera')} / ${c.floor ? statementsOf(c, c.floor) : '–'}`,
       `${fmt.int(c.inProcessUs?.tessera)} / ${c.floor ? fmt.int(c.inProcessUs?.[c.floor]) : '–'}`,
@@ -176,7 +181,7 @@ export function markdownReport(s: RunSummary, chartFile?: string): string {
   L.push(...table(['target', 'want', 'got', 'met'], s.targets.map((t) => [t.name, t.want, t.got, t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'])));
   L.push('', '## Cases', '');
   for (const c of s.cases) {
-    L.push(`### ${c.title}`, '', `\`${c.example}\``, '');
+    L.push(`### ${c.title}`, '', `\`${c.example}\`${c.graphql ? ' (POST /graphql; no floor: it has no GraphQL)' : ''}`, '');
     L.push(...table(CASE_HEAD, caseRows(c)), '');
   }
   L.push('## Cold start', '', 'Process spawn to the first answer of `GET /api/articles` (ms; each try on a fresh copy).', '');

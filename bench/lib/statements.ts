@@ -32,6 +32,8 @@ export interface StatementCount {
   distinct: number[];
   /** statuses seen */
   statuses: number[];
+  /** answers `failure` found failed (GraphQL: `errors` with a 200), the first few */
+  failures?: string[];
 }
 
 /**
@@ -56,10 +58,14 @@ export async function timeInProcess(targets: { name: string; target: Counted; re
   return out;
 }
 
-/** Statements per request over `requests`; the first one only warms up (unless it is the only one). */
-export async function countStatements(target: Counted, requests: InjectRequest[]): Promise<StatementCount> {
+/**
+ * Statements per request over `requests`; the first one only warms up (unless it is the only one).
+ * `failure` tells a failed answer (status and text) from a good one.
+ */
+export async function countStatements(target: Counted, requests: InjectRequest[], failure?: (status: number, text: string) => string | null): Promise<StatementCount> {
   const per: number[] = [];
   const statuses = new Set<number>();
+  const failures = new Set<string>();
   // the first request is not counted: caches filled once per process (Public permissions, ...) are not per-request work
   const counted = requests.length > 1 ? requests.slice(1) : requests;
   if (requests.length > 1) await target.server.inject({ method: requests[0].method, url: requests[0].url, payload: requests[0].payload as object | undefined });
@@ -68,11 +74,14 @@ export async function countStatements(target: Counted, requests: InjectRequest[]
     const res = await target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined });
     per.push(target.count() - before);
     statuses.add(res.statusCode);
+    const failed = failure?.(res.statusCode, res.body);
+    if (failed && failures.size < 3) failures.add(failed);
   }
   return {
     perRequest: per.reduce((a, b) => a + b, 0) / Math.max(1, per.length),
     distinct: [...new Set(per)].sort((a, b) => a - b),
     statuses: [...statuses].sort(),
+    ...(failures.size ? { failures: [...failures] } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // CI smoke of the benchmark runner (issue 8): a short run on a small generated dataset must produce the
-// table, the JSON, the markdown page and the chart, with the floor answering exactly as Tessera does.
+// table, the JSON, the markdown page and the chart, with the floor answering exactly as Tessera does
+// (REST; the GraphQL cases have no floor and must answer without errors).
 // No figures are asserted (targets live in the benchmark, never in tests), and real Strapi is not needed.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,14 +19,20 @@ describe('bench runner smoke', () => {
     const { summary, files } = await runBenchmark(options);
 
     const json = JSON.parse(fs.readFileSync(files.json, 'utf8')) as RunSummary;
-    expect(json.cases.map((c) => c.id)).toEqual(['list', 'populate', 'search', 'findone', 'deep-filter', 'page-200', 'create', 'update-connect']);
+    expect(json.cases.map((c) => c.id)).toEqual(['list', 'populate', 'search', 'findone', 'deep-filter', 'page-200', 'create', 'update-connect', 'gql-list', 'gql-components', 'gql-findone', 'gql-create']);
     for (const c of json.cases) {
       const t = c.servers.tessera;
       expect(t, c.id).toBeDefined();
       expect(t!.rps, c.id).toBeGreaterThan(0);
-      expect(t!.non2xx + t!.errors, `${c.id}: failed requests`).toBe(0);
+      expect(t!.non2xx + t!.errors + t!.failed, `${c.id}: failed requests`).toBe(0);
       expect(c.statements.tessera?.statuses, c.id).toEqual([200]);
-      if (c.kind === 'read') {
+      // a GraphQL failure is often a 200 with `errors`
+      expect(c.statements.tessera?.failures, `${c.id}: failed answers`).toBeUndefined();
+      if (c.graphql) {
+        // the floor has no GraphQL: not run, not a ratio
+        expect(c.servers['floor-sql'] ?? c.servers['floor-js'], c.id).toBeUndefined();
+        expect(c.vsFloor, c.id).toBeUndefined();
+      } else if (c.kind === 'read') {
         // the floor must answer exactly as Tessera does, or the comparison would be meaningless
         expect(c.answers['floor-sql'], `${c.id}: floor-sql answers`).toBe('same');
         expect(c.answers['floor-js'], `${c.id}: floor-js answers`).toBe('same');
@@ -34,6 +41,10 @@ describe('bench runner smoke', () => {
       }
     }
     expect(json.targets).toHaveLength(6);
+    // statements per request must not grow with the rows, for the GraphQL list too
+    const gqlRows = json.statementsVsRows.find((r) => r.url.includes('graphql'));
+    expect(Object.keys(gqlRows?.perPageSize ?? {})).toEqual(['1', '10', '25', '100']);
+    expect(new Set(Object.values(gqlRows!.perPageSize)).size).toBe(1);
     expect(json.coldStart.some((c) => c.server === 'tessera' && c.dataset === 'fixture app')).toBe(true);
     expect(json.memory.idleMb.tessera).toBeGreaterThan(0);
 
@@ -42,6 +53,6 @@ describe('bench runner smoke', () => {
     expect(md).toContain('| tessera |');
     expect(fs.readFileSync(files.svg, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<\/svg>\n$/);
     expect(logs.join('\n')).toContain('list, populate=*');
-    expect(summary.notes.join(' ')).toContain('GraphQL');
+    expect(summary.notes.join(' ')).toContain('GraphQL cases');
   }, 180_000);
 });
