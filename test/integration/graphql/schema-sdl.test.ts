@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { buildGraphqlSchema } from '../../../src/graphql/schema/build-schema';
-import { copyFixtureApp } from '../../helpers/fixture-app';
+import { copyFixtureApp, startFixtureApp, type RunningApp } from '../../helpers/fixture-app';
 import { FIXTURE_APP, fixtureModel } from '../../helpers/fixture-model';
 
 const V4_SDL = fs.readFileSync(path.join(FIXTURE_APP, 'schema.graphql'), 'utf8');
@@ -85,6 +85,25 @@ function hiddenFieldsReached(schema: GraphQLSchema, names: string[]): string[] {
   }
   return found;
 }
+
+describe('the schema the endpoint serves', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startFixtureApp(false);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("introspected over HTTP, equals v4's but for the listed deviations", async () => {
+    const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: IntrospectionQuery };
+    const served = entries(printSchema(buildClientSchema(data)));
+    expect(difference(entries(V4_SDL), served)).toEqual(DEVIATIONS);
+    expect(difference(served, entries(V4_SDL))).toEqual([]);
+  });
+});
 
 describe('options', () => {
   it('shadowCRUD false generates no content-type types or operations', () => {
