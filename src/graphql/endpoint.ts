@@ -1,8 +1,8 @@
-// The GraphQL endpoint on the same fastify instance: mercurius (graphql-js, graphql-jit after a document's
-// first run), every request authenticated first as v4 does it (a bad bearer: 401 with the REST error body),
-// v4's errors and limits, and the playground for browsers.
+// The GraphQL endpoint on the same fastify instance: GET and POST at the configured path, every request
+// authenticated first as v4 does it (a bad bearer: 401 with the REST error body), Apollo 3's request rules
+// (request-shape.ts), batched operations, v4's errors and limits, and the playground for browsers; the operations
+// run on mercurius (executor.ts: graphql-js, graphql-jit after a document's first run), loaded on first use.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import mercurius from 'mercurius';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Logger } from 'pino';
 import type { Auth } from '../auth/authenticate';
@@ -13,8 +13,8 @@ import type { GraphqlContext } from './context';
 import { formatError, formatExecution } from './errors';
 import { DEFAULT_DOCUMENT_LIMITS, documentLimitsRule } from './limits';
 import { playgroundAsset, playgroundPage } from './playground';
-import { jitUnsafeDocuments } from './jit-guard';
-import { requestProblem } from './request-shape';
+import { GraphqlExecutor } from './executor';
+import { requestProblem, type Operation } from './request-shape';
 
 export interface EndpointOptions {
   schema: GraphQLSchema;
@@ -53,8 +53,40 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
   const depth = Math.min(config.depthLimit ?? MAX_DEPTH, MAX_DEPTH);
   const rules: ValidationRule[] = [documentLimitsRule({ depth, ...DEFAULT_DOCUMENT_LIMITS })];
   if (!config.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  const executor = new GraphqlExecutor({
+    schema: o.schema, jit: config.jit, validationRules: rules, maxTokens: MAX_TOKENS,
+    errorFormatter: (execution) => formatExecution(execution, log),
+  });
+  app.addHook('onClose', async () => executor.close());
+
+  /** one operation's status and answer */
+  const runOne = async (op: Operation, req: AuthedRequest, reply: FastifyReply): Promise<{ status: number; body: unknown }> => {
+    const context: GraphqlContext & { reply: FastifyReply } = { auth: req[AUTH]!, planned: new WeakSet(), failed: new WeakMap(), reply };
+    try {
+      reply.code(200);
+      const result = await executor.run(op.query, context, op.variables, op.operationName);
+      // mercurius sets the status of an execution with errors on the reply (errors.ts formatExecution)
+      return { status: reply.statusCode, body: result };
+    } catch (error) {
+      return thrownAnswer(error as Error & { statusCode?: number; errors?: unknown[]; code?: string });
+    }
+  };
+  /** what fails before execution: a document that does not parse or validate, bad variables, a mutation over GET */
+  const thrownAnswer = (error: Error & { statusCode?: number; errors?: unknown[]; code?: string }): { status: number; body: unknown } => {
+    // Apollo 3's answer to a mutation sent with GET
+    if (error.code === 'MER_ERR_METHOD_NOT_ALLOWED') {
+      return { status: 405, body: { errors: [{ message: 'GET supports only query operation', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] } };
+    }
+    if (!Array.isArray(error.errors)) log.error({ err: error }, 'GraphQL request failed');
+    const inner = Array.isArray(error.errors) ? error.errors : [error];
+    const errors = inner.map((e) => formatError(e instanceof GraphQLError ? e : new GraphQLError((e as Error).message ?? String(e)), log));
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    return { status, body: { errors } };
+  };
 
   await app.register(async (scope) => {
+    // read, so that Apollo's answer to it (400, request-shape.ts) is given rather than fastify's 415
+    scope.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_req, text, done) => done(null, text));
     if (o.playground) {
       scope.get(`${config.endpoint}/playground/:file`, async (req, reply) => {
         const asset = playgroundAsset((req.params as { file: string }).file);
@@ -62,75 +94,47 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
         return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(asset.body);
       });
     }
-    // before the body's schema check: a multipart body becomes the operation here
-    scope.addHook('preValidation', async (req: AuthedRequest, reply) => {
-      // the endpoint's own routes only (the playground's files pass untouched)
-      if (req.routeOptions.url !== config.endpoint) return;
-      if (o.playground && wantsPlayground(req) && req.url.split('?')[0].replace(/\/$/, '') === config.endpoint) {
-        // the page loads its own files only (the CSP of the REST answers forbids nothing it needs)
-        reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; font-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'");
-        return reply.type('text/html; charset=utf-8').send(playgroundPage(config.endpoint));
-      }
-      const auth = await o.access.authenticate(req.headers.authorization);
-      if (auth.kind === 'none') return sendJson(reply, 401, toErrorBody(new UnauthorizedError(auth.reason)).body);
-      req[AUTH] = auth;
-      // files are read only for an authenticated caller (a bad token never writes to disk)
-      if (o.multipart && req.method === 'POST' && /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) {
-        let read: Awaited<ReturnType<typeof o.multipart.read>>;
-        try {
-          read = await o.multipart.read(req);
-        } catch (err) {
-          const { status, body } = o.multipart.errorBody(err);
-          if (status >= 500) log.error({ err }, 'GraphQL multipart request failed');
+    scope.route({
+      method: ['GET', 'POST'],
+      url: config.endpoint,
+      handler: async (req: AuthedRequest, reply) => {
+        if (o.playground && wantsPlayground(req)) {
+          // the page loads its own files only (the CSP of the REST answers forbids nothing it needs)
+          reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; font-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'");
+          return reply.type('text/html; charset=utf-8').send(playgroundPage(config.endpoint));
+        }
+        const auth = await o.access.authenticate(req.headers.authorization);
+        if (auth.kind === 'none') return sendJson(reply, 401, toErrorBody(new UnauthorizedError(auth.reason)).body);
+        req[AUTH] = auth;
+        // files are read only for an authenticated caller (a bad token never writes to disk)
+        if (o.multipart && req.method === 'POST' && /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) {
+          let read: Awaited<ReturnType<typeof o.multipart.read>>;
+          try {
+            read = await o.multipart.read(req);
+          } catch (err) {
+            const { status, body } = o.multipart.errorBody(err);
+            if (status >= 500) log.error({ err }, 'GraphQL multipart request failed');
+            return sendJson(reply, status, body);
+          }
+          // the temporary files last until the answer is sent or the client is gone
+          reply.raw.once('close', () => void read.cleanup());
+          req.body = read.body;
+        }
+        // what Apollo 3 refuses before reading a document, and the operations it reads (request-shape.ts)
+        const request = requestProblem(req.method, req.headers['content-type'], req.body, req.query);
+        if ('status' in request) {
+          reply.code(request.status);
+          return request.text !== undefined ? reply.type('text/plain; charset=utf-8').send(request.text) : sendJson(reply, request.status, request.json);
+        }
+        if (!request.batch) {
+          const { status, body } = await runOne(request.operations[0], req, reply);
           return sendJson(reply, status, body);
         }
-        // the temporary files last until the answer is sent or the client is gone
-        reply.raw.once('close', () => void read.cleanup());
-        req.body = read.body;
-      }
-      // what Apollo 3 refuses before reading a document (request-shape.ts)
-      const problem = requestProblem(req.method, req.headers['content-type'], req.body, req.query);
-      if (problem) {
-        reply.code(problem.status);
-        return problem.text !== undefined ? reply.type('text/plain; charset=utf-8').send(problem.text) : sendJson(reply, problem.status, problem.json);
-      }
+        // a batch: each operation answered in place, the whole with 200 (Apollo 3)
+        const answers: unknown[] = [];
+        for (const op of request.operations) answers.push((await runOne(op, req, reply)).body);
+        return sendJson(reply, 200, answers);
+      },
     });
-    await scope.register(mercurius, {
-      schema: o.schema,
-      path: config.endpoint,
-      graphiql: false,
-      jit: config.jit ? 1 : 0,
-      allowBatchedQueries: true,
-      // no JSON schemas on the endpoint's routes: request-shape.ts checks the body and query as Apollo 3 did,
-      // and fastify's schema compilers stay unloaded (src/server/schema-compilers.ts)
-      additionalRouteOptions: { schema: undefined },
-      validationRules: rules,
-      graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
-      context: (req: FastifyRequest): GraphqlContext => ({ auth: (req as AuthedRequest)[AUTH]!, planned: new WeakSet(), failed: new WeakMap() }),
-      errorFormatter: (execution: ExecutionResult) => {
-        const formatted = formatExecution(execution, log);
-        // a document graphql-jit compiled reports bad variables as a result without `data` (graphql-js refuses them
-        // before executing): nothing ran, so the answer is the 400 without `data` that the first run gave
-        if (execution.data === undefined) return { statusCode: 400, response: { errors: formatted.response.errors } } as never;
-        return formatted as never;
-      },
-      // what fails before execution: a document that does not parse or validate, bad variables, a mutation over GET
-      errorHandler: (error: Error & { statusCode?: number; errors?: unknown[] }, _req: FastifyRequest, reply: FastifyReply) => {
-        // Apollo 3's answer to a mutation sent with GET
-        if ((error as { code?: string }).code === 'MER_ERR_METHOD_NOT_ALLOWED') {
-          return sendJson(reply, 405, { errors: [{ message: 'GET supports only query operation', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-        }
-        const inner = Array.isArray(error.errors) ? error.errors : [error];
-        const errors = inner.map((e) => formatError(e instanceof GraphQLError ? e : new GraphQLError((e as Error).message ?? String(e)), log));
-        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-        return sendJson(reply, status, { errors });
-      },
-    } as never);
-    if (config.jit) {
-      // documents graphql-jit cannot compile safely run on graphql-js (jit-guard.ts): a document returned from
-      // this hook counts as modified, which mercurius never compiles
-      const unsafe = jitUnsafeDocuments(o.schema);
-      scope.graphql.addHook('preExecution', async (_schema, document) => (unsafe(document) ? { document } : undefined));
-    }
   });
 }

@@ -4,6 +4,19 @@
 // nested too deeply to parse safely.
 import { jsonTextTooDeep } from '../json-nesting';
 
+/** one operation a request asks for */
+export interface Operation {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** what a request asks for: one operation, or a batch (a JSON array of them) */
+export interface RequestedOperations {
+  operations: Operation[];
+  batch: boolean;
+}
+
 export interface RequestProblem {
   status: number;
   /** a plain-text answer (Apollo's) */
@@ -46,15 +59,19 @@ function parseVariables(op: Record<string, unknown>): RequestProblem | undefined
   }
 }
 
-/** the problem Apollo 3 answers for this request, if any; fixes `variables` strings in place */
-export function requestProblem(method: string, contentType: string | undefined, body: unknown, query: unknown): RequestProblem | undefined {
+function operationOf(op: Record<string, unknown>): Operation {
+  const variables = op.variables && typeof op.variables === 'object' && !Array.isArray(op.variables) ? (op.variables as Record<string, unknown>) : undefined;
+  return { query: op.query as string, variables, operationName: typeof op.operationName === 'string' ? op.operationName : undefined };
+}
+
+/** the problem Apollo 3 answers for this request, or the operations it asks for */
+export function requestProblem(method: string, contentType: string | undefined, body: unknown, query: unknown): RequestProblem | RequestedOperations {
   if (method === 'GET') {
-    const q = (query ?? {}) as Record<string, unknown>;
-    // (mercurius reads a GET's `variables` text itself)
+    const q = { ...((query ?? {}) as Record<string, unknown>) };
     if (!q.query) return { status: 400, text: 'GET query missing.' };
-    return typeof q.query === 'string' ? tooDeep(q.query) : undefined;
+    const problem = problemOfOperation(q) ?? parseVariables(q);
+    return problem ?? { operations: [operationOf(q)], batch: false };
   }
-  if (method !== 'POST') return undefined;
   if (!/^application\/(json|vnd\.api\+json)|^multipart\/form-data/i.test(contentType ?? '')) return { status: 400, text: NO_BODY };
   const ops = Array.isArray(body) ? body : [body];
   if (ops.length === 0) return { status: 400, text: NO_BODY };
@@ -62,5 +79,5 @@ export function requestProblem(method: string, contentType: string | undefined, 
     const problem = problemOfOperation(op) ?? parseVariables(op as Record<string, unknown>);
     if (problem) return problem;
   }
-  return undefined;
+  return { operations: ops.map((op) => operationOf(op as Record<string, unknown>)), batch: Array.isArray(body) };
 }
