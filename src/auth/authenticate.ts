@@ -12,6 +12,8 @@ export type AuthFailure = 'Missing or invalid credentials' | 'Token expired' | '
 
 export interface ApiTokenCredentials {
   id: number;
+  /** what project code reads of v4's `ctx.state.auth.credentials` besides the rest */
+  name?: string;
   type: ApiTokenType;
   /** custom tokens: the actions they grant; null for read-only and full-access */
   permissions: string[] | null;
@@ -105,7 +107,7 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
     if (row) {
       const permissions = row.type === 'custom' && Array.isArray(row.permissions) ? (row.permissions as string[]) : null;
       token = {
-        id: row.id, type: row.type, permissions, expiresAt: row.expiresAt ?? null,
+        id: row.id, name: row.name, type: row.type, permissions, expiresAt: row.expiresAt ?? null,
         lastUsedAt: toMillis(row.lastUsedAt), ability: tokenAbility(row.type, permissions),
       };
     }
@@ -164,7 +166,7 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
       touch(token, t);
       return {
         kind: 'api-token',
-        token: { id: token.id, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt },
+        token: { id: token.id, name: token.name, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt },
         ability: token.ability,
       };
     },

@@ -6,6 +6,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from 'pino';
 import { ApplicationError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors';
+import { errors as projectErrors } from '../project/strapi-errors';
 
 export interface FormattedError {
   message: string;
@@ -16,10 +17,15 @@ export interface FormattedError {
 
 const upperSnake = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 
-/** Strapi's error classes by the code Apollo 3 gave them (v4's formatGraphqlError) */
+/**
+ * Strapi's error classes by the code Apollo 3 gave them (v4's formatGraphqlError); the classes project code
+ * throws (`require('@strapi/utils').errors`, project/strapi-errors.ts) count as the same (a policy's own
+ * PolicyError is FORBIDDEN)
+ */
 function strapiCode(err: ApplicationError): string {
   if (err instanceof ForbiddenError || err instanceof UnauthorizedError) return 'FORBIDDEN';
-  if (err instanceof ValidationError) return 'BAD_USER_INPUT';
+  if (err instanceof projectErrors.ForbiddenError || err instanceof projectErrors.UnauthorizedError) return 'FORBIDDEN';
+  if (err instanceof ValidationError || err instanceof projectErrors.ValidationError) return 'BAD_USER_INPUT';
   return `STRAPI_${upperSnake(err.name)}`;
 }
 

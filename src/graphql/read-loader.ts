@@ -2,7 +2,8 @@
 // an entity that project code returned. Loaded per field node for all parents of that level at once: one read
 // of the parents' type, by id, populating just that attribute with that node's selection and arguments.
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
-import type { Attribute } from '../model/types';
+import type { Attribute, ContentType } from '../model/types';
+import type { Entity } from '../query/types';
 import { ApplicationError } from '../errors';
 import { parseRestQuery } from '../query/parse-query';
 import type { GraphqlContext } from './context';
@@ -64,19 +65,26 @@ export class RelationLoader {
     const ct = door.model.require(b.uid);
     const planner = plannerOf(door, ctx, b.info);
     const fieldType = b.info.parentType.getFields()[b.attr.name].type;
-    const ids = [...b.waiting.keys()];
-    const raw: Record<string, unknown> = {
-      fields: ['id'],
-      filters: { id: { $in: ids } },
-      populate: { [b.attr.name]: attributeNode(planner, b.attr, fieldType, b.info.fieldNodes, b.args) },
-      pagination: { limit: -1 },
-      // the parents were read already, whatever their state and locale
-      publicationState: 'preview',
-      ...(ct.localized ? { locale: 'all' } : {}),
-    };
-    const q = parseRestQuery(door.queryContext(ctx.auth, door.unbounded), ct, raw, 'find');
-    const { results } = await door.core(b.uid).find(q);
-    const byId = new Map(results.map((e) => [e.id, entryOf(door.model, ct, e, true).attributes[b.attr.name]]));
+    const populate = { [b.attr.name]: attributeNode(planner, b.attr, fieldType, b.info.fieldNodes, b.args) };
+    const results = await readByIds(door, ctx, ct, [...b.waiting.keys()], populate);
+    const byId = new Map([...results.values()].map((e) => [e.id, entryOf(door.model, ct, e, true).attributes[b.attr.name]]));
     for (const [id, resolvers] of b.waiting) for (const resolve of resolvers) resolve(byId.get(id) ?? null);
   }
+}
+
+/**
+ * Entries of `ct` already read (so whatever their state and locale), by id, with `populate` read for all of them
+ * in one read on the shared pipeline (the caller's permissions apply to what is populated).
+ */
+export async function readByIds(door: GraphqlDoor, ctx: GraphqlContext, ct: ContentType, ids: unknown[], populate: Record<string, unknown>): Promise<Map<unknown, Entity>> {
+  const raw: Record<string, unknown> = {
+    fields: ['id'],
+    filters: { id: { $in: ids } },
+    populate,
+    pagination: { limit: -1 },
+    publicationState: 'preview',
+    ...(ct.localized ? { locale: 'all' } : {}),
+  };
+  const q = parseRestQuery(door.queryContext(ctx.auth, door.unbounded), ct, raw, 'find');
+  return new Map((await door.core(ct.uid).find(q)).results.map((e) => [e.id, e]));
 }

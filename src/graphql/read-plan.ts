@@ -58,6 +58,12 @@ export class ReadPlanner {
 
 type Params = Record<string, unknown>;
 
+/**
+ * Per served schema: the object types whose project resolvers (extension/apply.ts) read their parent entity,
+ * which v4 hands over whole: every scalar attribute is read for them, selected or not.
+ */
+export const WHOLE_ENTITY_TYPES = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+
 export interface PlanState {
   planned: WeakSet<FieldNode>;
   /**
@@ -127,7 +133,8 @@ export function attributeParams(p: ReadPlanner, ct: ContentType, type: GraphQLOb
       for (const n of first.nodes) p.state.failed.set(n, err);
     }
   }
-  const out: Params = { fields: fields.length ? fields : ['id'] };
+  const whole = WHOLE_ENTITY_TYPES.get(p.op.schema)?.has(type.name);
+  const out: Params = { fields: whole ? '*' : fields.length ? fields : ['id'] };
   if (Object.keys(populate).length) out.populate = populate;
   return out;
 }

@@ -69,29 +69,42 @@ function localeParams(ct: ContentType, args: Args): Args {
   return ct.localized && typeof args.locale === 'string' ? { locale: args.locale } : {};
 }
 
-export function attachResolvers(schema: GraphQLSchema, door: GraphqlDoor): void {
+export interface AttachOptions {
+  /**
+   * `Query.x` / `Mutation.x` whose permission check a project's resolversConfig `auth` replaced: the wrapper
+   * (extension/wrap-resolvers.ts) checks those, their resolver does not
+   */
+  authReplaced?: ReadonlySet<string>;
+}
+
+/** attaches the operations' resolvers; answers the permission each one checks, by `Query.x` / `Mutation.x` */
+export function attachResolvers(schema: GraphQLSchema, door: GraphqlDoor, options: AttachOptions = {}): Map<string, string> {
   const { model } = door;
   const query = schema.getQueryType()?.getFields() ?? {};
   const mutation = schema.getMutationType()?.getFields() ?? {};
-  const set = (fields: typeof query, name: string, resolve: Resolver) => {
-    if (fields[name]) fields[name].resolve = resolve as never;
-  };
+  const scopes = new Map<string, string>();
   for (const ct of model.contentTypes.values()) {
     if (!schema.getType(typeName(ct))) continue;
-    const r = contentResolvers(door, ct);
+    const r = contentResolvers(door, ct, options.authReplaced);
+    const set = (fields: typeof query, name: string, action: CrudAction, resolve: Resolver) => {
+      if (!fields[name]) return;
+      fields[name].resolve = resolve as never;
+      scopes.set(`${fields === query ? 'Query' : 'Mutation'}.${name}`, actionOf(ct, action));
+    };
     if (ct.kind === 'singleType') {
-      set(query, findOneQueryName(ct), r.findSingle);
-      set(mutation, updateMutationName(ct), r.createOrUpdate);
-      set(mutation, deleteMutationName(ct), r.deleteSingle);
+      set(query, findOneQueryName(ct), 'find', r.findSingle);
+      set(mutation, updateMutationName(ct), 'update', r.createOrUpdate);
+      set(mutation, deleteMutationName(ct), 'delete', r.deleteSingle);
     } else {
-      set(query, findQueryName(ct), r.find);
-      set(query, findOneQueryName(ct), r.findOne);
-      set(mutation, createMutationName(ct), r.create);
-      set(mutation, updateMutationName(ct), r.update);
-      set(mutation, deleteMutationName(ct), r.delete);
+      set(query, findQueryName(ct), 'find', r.find);
+      set(query, findOneQueryName(ct), 'findOne', r.findOne);
+      set(mutation, createMutationName(ct), 'create', r.create);
+      set(mutation, updateMutationName(ct), 'update', r.update);
+      set(mutation, deleteMutationName(ct), 'delete', r.delete);
     }
   }
   attachTypeResolvers(schema, door);
+  return scopes;
 }
 
 type CrudAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
@@ -112,9 +125,12 @@ export function actionOf(ct: ContentType, action: CrudAction): string {
 }
 
 /** the resolvers of one content type's operations */
-export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
+export function contentResolvers(door: GraphqlDoor, ct: ContentType, authReplaced?: ReadonlySet<string>) {
   const { model } = door;
-  const allowed = (ctx: GraphqlContext, action: CrudAction) => door.authorize(ctx.auth, actionOf(ct, action));
+  const allowed = (ctx: GraphqlContext, action: CrudAction, info: GraphQLResolveInfo) => {
+    if (authReplaced?.size && authReplaced.has(`${info.parentType.name}.${info.fieldName}`)) return;
+    door.authorize(ctx.auth, actionOf(ct, action));
+  };
   const core = () => door.core(ct.uid);
   const shape = (entity: Entity | null, planner: ReadPlanner) => ({ data: entity ? entryOf(model, ct, entity, planner.needsLoader) : null });
   /** the selection (and `locale`) validated as a findOne / write reads it */
@@ -144,7 +160,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
     sanitizeInput(model, ct, data ?? {}, (uid) => door.canRead(ctx.auth, uid)) as Record<string, unknown>;
 
   const find: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'find');
+    allowed(ctx, 'find', info);
     const { params, planner } = selectionParams(door, ctx, ct, info);
     const withCount = selectsPagination(planner, info);
     const raw: Args = { ...params, pagination: { ...paginationArg(args.pagination), withCount }, ...localeParams(ct, args) };
@@ -164,7 +180,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const findOne: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'findOne');
+    allowed(ctx, 'findOne', info);
     const { q, planner } = readQuery(ctx, info, args, 'findOne');
     const id = idOf(args.id);
     if (id === null) return { data: null };
@@ -174,7 +190,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const findSingle: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'find');
+    allowed(ctx, 'find', info);
     const state = typeof args.publicationState === 'string' ? { publicationState: args.publicationState } : {};
     const { q, planner } = readQuery(ctx, info, args, 'findOne', state);
     const found = await core().findSingle(q);
@@ -182,7 +198,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const create: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'create');
+    allowed(ctx, 'create', info);
     const { q, planner } = readQuery(ctx, info, args, 'write');
     const data = inputOf(ctx, args.data);
     if (ct.localized && typeof args.locale === 'string') data.locale = args.locale;
@@ -190,7 +206,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const update: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'update');
+    allowed(ctx, 'update', info);
     const { q, planner } = readQuery(ctx, info, args, 'write');
     const id = idOf(args.id);
     // v4: an unknown id answers `data: null`, no error
@@ -198,14 +214,14 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const remove: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'delete');
+    allowed(ctx, 'delete', info);
     const { q, planner } = readQuery(ctx, info, args, 'write');
     const id = idOf(args.id);
     return shape(id === null ? null : withoutRelations(await core().delete(id, q)), planner);
   };
 
   const createOrUpdate: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'update');
+    allowed(ctx, 'update', info);
     const { q, planner } = readQuery(ctx, info, args, 'write');
     // v4 resolves this one's `data` from the write's promise: a failed write is an error at `data`, and the
     // field itself answers `{ data: null }`
@@ -214,7 +230,7 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType) {
   };
 
   const deleteSingle: Resolver = async (_parent, args: Args, ctx, info) => {
-    allowed(ctx, 'delete');
+    allowed(ctx, 'delete', info);
     const { q, planner } = readQuery(ctx, info, args, 'write');
     const entity = await core().deleteSingle(q);
     if (!entity) throw new NotFoundError('Entity not found');

@@ -64,7 +64,7 @@ export function compose(list: KoaMiddleware[]): (ctx: RequestContext) => Promise
 
 // ---- policies ----
 
-interface ResolvedPolicy {
+export interface ResolvedPolicy {
   handler: PolicyHandler;
   config: unknown;
 }
@@ -91,7 +91,8 @@ function findPolicy(name: string, origin: RouteOrigin, reg: HookRegistry): unkno
   throw new ProjectError(`route ${origin.route}: policy "${name}" does not exist (v4: Could not find policy "${name}")`, origin.file);
 }
 
-function resolvePolicy(entry: unknown, origin: RouteOrigin, reg: HookRegistry): ResolvedPolicy {
+/** v4 `policy.resolve` of one entry: a function, a uid, or `{ name, config }` (also used for GraphQL resolversConfig) */
+export function resolvePolicy(entry: unknown, origin: RouteOrigin, reg: HookRegistry): ResolvedPolicy {
   if (typeof entry === 'function') return { handler: entry as PolicyHandler, config: {} };
   const named = typeof entry === 'string' ? { name: entry, config: {} } : (entry as { name?: unknown; config?: unknown } | null);
   if (!named || typeof named !== 'object' || typeof named.name !== 'string') {

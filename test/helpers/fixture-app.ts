@@ -59,12 +59,33 @@ export interface StartOptions {
 export async function startFixtureApp(withData = true, opts: StartOptions = {}): Promise<RunningApp> {
   const dir = copyFixtureApp(withData);
   try {
-    for (const [file, text] of Object.entries(opts.edit ?? {})) fs.writeFileSync(path.join(dir, file), text);
+    for (const [file, text] of Object.entries(opts.edit ?? {})) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return startCopy(dir, opts.env);
+}
+
+/**
+ * The fixture app with its data and, copied over it, the `src/` and `config/` files of `overlay` (a project that
+ * is the fixture app plus its own files, e.g. test/fixtures/graphql-custom-app), started as startFixtureApp does.
+ */
+export async function startFixtureAppWith(overlay: string): Promise<RunningApp> {
+  const dir = copyFixtureApp(true);
+  try {
+    for (const part of ['src', 'config']) {
+      if (fs.existsSync(path.join(overlay, part))) fs.cpSync(path.join(overlay, part), path.join(dir, part), { recursive: true });
+    }
+    for (const p of walk(dir)) fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o644);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return startCopy(dir);
 }
 
 /**

@@ -1,27 +1,28 @@
 // What every builder gets: the model, the registry, and v4's shadow-CRUD switches (the extension service's
-// `shadowCRUD(uid)` settings, as the plugins set them before the schema is built).
+// `shadowCRUD(uid)` settings, as the plugins and the project's register() left them), asked as v4's builders ask.
 import type { Attribute, ContentType, Model } from '../../model/types';
+import { actionEnabled, fieldConfig, type ExtensionService } from '../extension/extension-service';
 import type { TypeRegistry } from './registry';
 
 export type CrudAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
-export interface ShadowCrud {
-  disabled?: boolean;
-  queriesDisabled?: boolean;
-  mutationsDisabled?: boolean;
-  disabledActions?: Set<CrudAction>;
-  /** attributes left out of the `…Input` type */
-  inputDisabled?: Set<string>;
+/**
+ * Content types v4 gives no shadow CRUD: the admin's (disabled by the plugin) and content releases (registered
+ * only with an Enterprise licence, which 4.26's Community Edition never has).
+ */
+function withoutShadowCrud(uid: string): boolean {
+  return uid.startsWith('admin::') || uid.startsWith('plugin::content-releases.');
 }
 
 export class SchemaContext {
-  private readonly crud = new Map<string, ShadowCrud>();
-
   constructor(
     readonly model: Model,
     readonly types: TypeRegistry,
+    private readonly switches: Pick<ExtensionService, 'crud'>,
     /** config/api.js `responses.privateAttributes`: private on every model, as in v4 */
     private readonly globalPrivate: ReadonlySet<string> = new Set(),
+    /** `config/plugins.js` graphql.config.shadowCRUD: false gives no type shadow CRUD */
+    private readonly shadowCRUD = true,
   ) {}
 
   /**
@@ -32,26 +33,31 @@ export class SchemaContext {
     return attr.private || this.globalPrivate.has(attr.name) || (attr.kind === 'scalar' && attr.type === 'password');
   }
 
-  shadowCrud(uid: string): ShadowCrud {
-    let s = this.crud.get(uid);
-    if (!s) this.crud.set(uid, (s = {}));
-    return s;
-  }
-
+  /** the type or component has its types, and fields of other types may refer to it */
   isEnabled(uid: string): boolean {
-    return this.model.get(uid) !== undefined && !this.crud.get(uid)?.disabled;
+    return this.shadowCRUD && this.model.get(uid) !== undefined && !withoutShadowCrud(uid) && this.switches.crud(uid).enabled;
   }
 
-  isActionEnabled(uid: string, action: CrudAction): boolean {
-    const s = this.crud.get(uid);
-    if (!s) return true;
-    const query = action === 'find' || action === 'findOne';
-    if (query ? s.queriesDisabled : s.mutationsDisabled) return false;
-    return !s.disabledActions?.has(action);
+  /** the operation is generated: its group (queries or mutations) and the action are both on */
+  hasOperation(uid: string, action: CrudAction): boolean {
+    const crud = this.switches.crud(uid);
+    const group = action === 'find' || action === 'findOne' ? crud.queries : crud.mutations;
+    return group && actionEnabled(crud, action);
   }
 
-  isInputEnabled(uid: string, attribute: string): boolean {
-    return !this.crud.get(uid)?.inputDisabled?.has(attribute);
+  /** the attribute (or a component's `id`) is a field of the type */
+  hasOutput(uid: string, attribute: string): boolean {
+    return fieldConfig(this.switches.crud(uid), attribute).output;
+  }
+
+  /** the attribute (or a component's `id`) is a field of the `…Input` */
+  hasInput(uid: string, attribute: string): boolean {
+    return fieldConfig(this.switches.crud(uid), attribute).input;
+  }
+
+  /** the attribute (or a collection type's `id`) is a field of the `…FiltersInput` */
+  hasFilters(uid: string, attribute: string): boolean {
+    return fieldConfig(this.switches.crud(uid), attribute).filters;
   }
 
   /** the content types and components that get types, in v4's order (components first) */

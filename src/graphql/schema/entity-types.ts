@@ -1,7 +1,8 @@
 // The output types of a content type as v4 builds them: `<Type>` (its visible attributes), `<Type>Entity`
 // (`id` + `attributes`), `<Type>EntityResponse`, `<Type>EntityResponseCollection` (with `meta`) and
 // `<Type>RelationResponseCollection`. Types nothing refers to are left out when the schema is assembled,
-// as v4's pruneSchema does.
+// as v4's pruneSchema does. Fields switched off (`field(name).disableOutput()`) and fields whose target is
+// switched off are left out; for a switched-off component (v4 fails to start) the field goes too.
 import { GraphQLID, GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLOutputType } from 'graphql';
 import type { Attribute, ContentType } from '../../model/types';
 import type { SchemaContext } from './context';
@@ -22,6 +23,7 @@ function attributeField(ctx: SchemaContext, ct: ContentType, attr: Attribute): G
     case 'scalar':
       return { type: types.output(attr.type === 'enumeration' ? enumName(ct, attr.name) : SCALAR_OF[attr.type]) };
     case 'component': {
+      if (!ctx.isEnabled(attr.component)) return undefined;
       const component = model.require(attr.component);
       const type = types.output(componentName(component));
       return attr.repeatable ? { type: list(type), args: listArgs(types, component) } : { type };
@@ -43,7 +45,7 @@ function attributeField(ctx: SchemaContext, ct: ContentType, attr: Attribute): G
           const type = types.output('GenericMorph');
           return { type: many ? list(type) : type };
         }
-        if (!Array.isArray(targets)) return undefined;
+        if (!Array.isArray(targets) || !targets.some((uid) => ctx.isEnabled(String(uid)))) return undefined;
         const type = types.output(morphRelationName(ct, attr.name));
         return { type: many ? list(type) : type };
       }
@@ -56,15 +58,15 @@ function attributeField(ctx: SchemaContext, ct: ContentType, attr: Attribute): G
   }
 }
 
-/** `<Type>` or a component's type: `id` first for components, then the attributes that are not private */
+/** `<Type>` or a component's type: `id` first for components, then the attributes that are not private or off */
 export function registerObjectType(ctx: SchemaContext, ct: ContentType): void {
   ctx.types.register(new GraphQLObjectType({
     name: baseName(ct),
     fields: () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-      if (ct.kind === 'component') fields.id = { type: nonNull(GraphQLID) };
+      if (ct.kind === 'component' && ctx.hasOutput(ct.uid, 'id')) fields.id = { type: nonNull(GraphQLID) };
       for (const attr of Object.values(ct.attributes)) {
-        if (ctx.isHidden(attr)) continue;
+        if (ctx.isHidden(attr) || !ctx.hasOutput(ct.uid, attr.name)) continue;
         const field = attributeField(ctx, ct, attr);
         if (!field) continue;
         fields[attr.name] = attr.required ? { ...field, type: nonNull(field.type as GraphQLOutputType) } : field;

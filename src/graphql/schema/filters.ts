@@ -1,8 +1,9 @@
 // `<Scalar>FilterInput` for every filterable scalar and `<Type>FiltersInput` for content types and components,
 // as v4 builds them: scalars, relations (not morph) and components, then and/or/not. Media and dynamic zones
-// are not filterable. Stricter than v4: private and password attributes (a user's password and tokens, a file's
-// folder, `secret`s) are left out, so they cannot be reached through filters (v4 lists them in the schema and
-// rejects them when a query uses them).
+// are not filterable; nor are fields switched off (`field(name).disableFilters()`, a collection type's `id` too)
+// and relations or components to a switched-off type. Stricter than v4: private and password attributes (a
+// user's password and tokens, a file's folder, `secret`s) are left out, so they cannot be reached through
+// filters (v4 lists them in the schema and rejects them when a query uses them).
 import { GraphQLBoolean, GraphQLInputObjectType, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { ContentType } from '../../model/types';
 import type { SchemaContext } from './context';
@@ -41,9 +42,9 @@ export function registerFiltersInput(ctx: SchemaContext, ct: ContentType): void 
     name,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      if (ct.kind === 'collectionType') fields.id = { type: types.input(scalarFilterInputName('ID')) };
+      if (ct.kind === 'collectionType' && ctx.hasFilters(ct.uid, 'id')) fields.id = { type: types.input(scalarFilterInputName('ID')) };
       for (const attr of Object.values(ct.attributes)) {
-        if (ctx.isHidden(attr)) continue;
+        if (ctx.isHidden(attr) || !ctx.hasFilters(ct.uid, attr.name)) continue;
         if (attr.kind === 'scalar') {
           fields[attr.name] = { type: types.input(scalarFilterInputName(SCALAR_OF[attr.type])) };
         } else if (attr.kind === 'relation') {

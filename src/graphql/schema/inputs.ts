@@ -2,6 +2,8 @@
 // updatedAt or `writable: false`) minus those a plugin turned off (i18n's locale and localizations);
 // relations and media as IDs, components as their inputs, dynamic zones as `[<Zone>Input!]`.
 // Private attributes stay writable, as in v4's REST and GraphQL (a user's password, an author's secret).
+// Fields switched off (`field(name).disableInput()`: a component's `id` too) and fields whose target is switched
+// off are left out; for a switched-off component (v4 fails to start) the field goes too.
 import { GraphQLID, GraphQLInputObjectType, type GraphQLInputFieldConfig, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { Attribute, ContentType } from '../../model/types';
 import type { SchemaContext } from './context';
@@ -21,6 +23,7 @@ function inputField(ctx: SchemaContext, ct: ContentType, attr: Attribute): Graph
       if (attr.relation.startsWith('morph') || !ctx.isEnabled(attr.target)) return undefined;
       return { type: attr.relation.endsWith('Many') ? list(GraphQLID) : GraphQLID };
     case 'component': {
+      if (!ctx.isEnabled(attr.component)) return undefined;
       const type = types.input(inputName(model.require(attr.component)));
       return { type: attr.repeatable ? list(type) : type };
     }
@@ -34,9 +37,9 @@ export function registerInput(ctx: SchemaContext, ct: ContentType): void {
     name: inputName(ct),
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      if (ct.kind === 'component') fields.id = { type: GraphQLID };
+      if (ct.kind === 'component' && ctx.hasInput(ct.uid, 'id')) fields.id = { type: GraphQLID };
       for (const attr of Object.values(ct.attributes)) {
-        if (!attr.writable || !ctx.isInputEnabled(ct.uid, attr.name)) continue;
+        if (!attr.writable || !ctx.hasInput(ct.uid, attr.name)) continue;
         const field = inputField(ctx, ct, attr);
         if (field) fields[attr.name] = field;
       }

@@ -1,5 +1,5 @@
 // Shadow-CRUD mutations: create/update/delete for collection types, update (create-or-update) and delete for
-// single types. Operation fields only.
+// single types, each unless its switches turn it off. Operation fields only.
 import type { ContentType } from '../../model/types';
 import type { SchemaContext } from './context';
 import { requiredIdArg } from './internals';
@@ -11,13 +11,13 @@ export function registerMutations(ctx: SchemaContext, ct: ContentType): void {
   const response = types.output(entityResponseName(ct));
   const data = { data: { type: nonNull(types.input(inputName(ct))) } };
   const single = ct.kind === 'singleType';
-  if (!single && ctx.isActionEnabled(ct.uid, 'create')) {
+  if (!single && ctx.hasOperation(ct.uid, 'create')) {
     types.addMutation(createMutationName(ct), { type: response, args: { ...data } });
   }
-  if (ctx.isActionEnabled(ct.uid, 'update')) {
+  if (ctx.hasOperation(ct.uid, 'update')) {
     types.addMutation(updateMutationName(ct), { type: response, args: single ? { ...data } : { ...requiredIdArg, ...data } });
   }
-  if (ctx.isActionEnabled(ct.uid, 'delete')) {
+  if (ctx.hasOperation(ct.uid, 'delete')) {
     types.addMutation(deleteMutationName(ct), { type: response, args: single ? {} : { ...requiredIdArg } });
   }
 }

@@ -63,7 +63,7 @@ describe('authenticate', () => {
   it('the fixture database token is a full-access API token', async () => {
     const a = authenticator();
     const auth = await a.authenticate(`Bearer ${FIXTURE_TOKEN}`);
-    expect(auth).toEqual({ kind: 'api-token', token: { id: 1, type: 'full-access', permissions: null, expiresAt: null }, ability: FULL_ACCESS });
+    expect(auth).toEqual({ kind: 'api-token', token: { id: 1, name: 'peer-full-access', type: 'full-access', permissions: null, expiresAt: null }, ability: FULL_ACCESS });
     await a.close();
   });
 
@@ -110,7 +110,7 @@ describe('authenticate', () => {
     expect(custom).toMatchObject({ kind: 'api-token', token: { id: c.id, type: 'custom', permissions: ['api::article.article.find'], expiresAt: null } });
     expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.find')).toBe(true);
     expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.findOne')).toBe(false);
-    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: { id: r.id, type: 'read-only', permissions: null, expiresAt: r.expiresAt }, ability: READ_ONLY });
+    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: { id: r.id, name: 'auth-ro', type: 'read-only', permissions: null, expiresAt: r.expiresAt }, ability: READ_ONLY });
     // permission changes reach the cached token
     await tokens.update(c.id, { permissions: ['api::page.page.find'] });
     expect(await a.authenticate(`Bearer ${c.accessKey}`)).toMatchObject({ token: { permissions: ['api::page.page.find'] } });

@@ -2,15 +2,20 @@
 // `localizations` in their input, every Query and Mutation field returning a localized type takes
 // `locale: I18NLocaleCode`, and each localized type gets `create<Type>Localization`.
 import { GraphQLID, getNamedType } from 'graphql';
+import type { Model } from '../../../model/types';
+import type { ExtensionService } from '../../extension/extension-service';
 import type { SchemaContext } from '../context';
 import { entityResponseName, inputName, typeName } from '../naming';
 import type { RootField } from '../registry';
 import { createLocaleScalar } from '../scalars';
 
-export function configureI18n(ctx: SchemaContext): void {
-  ctx.shadowCrud('plugin::i18n.locale').mutationsDisabled = true;
-  for (const ct of ctx.model.contentTypes.values()) {
-    if (ct.localized) ctx.shadowCrud(ct.uid).inputDisabled = new Set(['locale', 'localizations']);
+/** v4's register() of the plugin's GraphQL part */
+export function configureI18n(extension: Pick<ExtensionService, 'shadowCRUD'>, model: Model): void {
+  extension.shadowCRUD('plugin::i18n.locale').disableMutations();
+  for (const ct of model.contentTypes.values()) {
+    if (!ct.localized) continue;
+    extension.shadowCRUD(ct.uid).field('locale').disableInput();
+    extension.shadowCRUD(ct.uid).field('localizations').disableInput();
   }
 }
 

@@ -1,21 +1,22 @@
 // The users-permissions extension of v4's GraphQL plugin: permissions get no operations, users and roles keep
 // their queries but get v4's own create/update/delete mutations, plus `me`, login, register and the
-// password flows, with v4's types and descriptions.
+// password flows, with v4's types and descriptions. A project that switches users or roles off loses the
+// mutations on them (v4 fails to start).
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLObjectType, GraphQLString } from 'graphql';
+import type { ExtensionService } from '../../extension/extension-service';
 import type { SchemaContext } from '../context';
 import { nonNull } from '../registry';
 
 const USER = 'plugin::users-permissions.user';
 const ROLE = 'plugin::users-permissions.role';
 
-/** before the shadow-CRUD types are built */
-export function configureUsersPermissions(ctx: SchemaContext): void {
-  Object.assign(ctx.shadowCrud('plugin::users-permissions.permission'), { queriesDisabled: true, mutationsDisabled: true });
-  for (const uid of [USER, ROLE]) ctx.shadowCrud(uid).disabledActions = new Set(['create', 'update', 'delete']);
+/** v4's register() of the plugin: permissions get no operations, users and roles no shadow-CRUD mutations */
+export function configureUsersPermissions(extension: Pick<ExtensionService, 'shadowCRUD'>): void {
+  extension.shadowCRUD('plugin::users-permissions.permission').disableQueries().disableMutations();
+  for (const uid of [USER, ROLE]) extension.shadowCRUD(uid).disableActions(['create', 'update', 'delete']);
 }
 
 export function registerUsersPermissions(ctx: SchemaContext): void {
-  if (!ctx.isEnabled(USER) || !ctx.isEnabled(ROLE)) return;
   const { types } = ctx;
   const meRole = new GraphQLObjectType({
     name: 'UsersPermissionsMeRole',
@@ -54,16 +55,20 @@ export function registerUsersPermissions(ctx: SchemaContext): void {
 
   const id = { type: nonNull(GraphQLID) };
   const str = { type: nonNull(GraphQLString) };
-  const roleData = { type: nonNull(types.input('UsersPermissionsRoleInput')) };
-  const userData = { type: nonNull(types.input('UsersPermissionsUserInput')) };
-  const userResponse = nonNull(types.output('UsersPermissionsUserEntityResponse'));
   const m = types.addMutation.bind(types);
-  m('createUsersPermissionsRole', { description: 'Create a new role', type: createRole, args: { data: roleData } });
-  m('updateUsersPermissionsRole', { description: 'Update an existing role', type: updateRole, args: { id, data: roleData } });
-  m('deleteUsersPermissionsRole', { description: 'Delete an existing role', type: deleteRole, args: { id } });
-  m('createUsersPermissionsUser', { description: 'Create a new user', type: userResponse, args: { data: userData } });
-  m('updateUsersPermissionsUser', { description: 'Update an existing user', type: userResponse, args: { id, data: userData } });
-  m('deleteUsersPermissionsUser', { description: 'Delete an existing user', type: userResponse, args: { id } });
+  if (ctx.isEnabled(ROLE)) {
+    const roleData = { type: nonNull(types.input('UsersPermissionsRoleInput')) };
+    m('createUsersPermissionsRole', { description: 'Create a new role', type: createRole, args: { data: roleData } });
+    m('updateUsersPermissionsRole', { description: 'Update an existing role', type: updateRole, args: { id, data: roleData } });
+    m('deleteUsersPermissionsRole', { description: 'Delete an existing role', type: deleteRole, args: { id } });
+  }
+  if (ctx.isEnabled(USER)) {
+    const userData = { type: nonNull(types.input('UsersPermissionsUserInput')) };
+    const userResponse = nonNull(types.output('UsersPermissionsUserEntityResponse'));
+    m('createUsersPermissionsUser', { description: 'Create a new user', type: userResponse, args: { data: userData } });
+    m('updateUsersPermissionsUser', { description: 'Update an existing user', type: userResponse, args: { id, data: userData } });
+    m('deleteUsersPermissionsUser', { description: 'Delete an existing user', type: userResponse, args: { id } });
+  }
   m('login', { type: nonNull(loginPayload), args: { input: { type: nonNull(loginInput) } } });
   m('register', { description: 'Register a user', type: nonNull(loginPayload), args: { input: { type: nonNull(registerInput) } } });
   m('forgotPassword', { description: 'Request a reset password token', type: passwordPayload, args: { email: str } });
