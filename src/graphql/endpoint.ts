@@ -132,7 +132,11 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
         }
         // a batch: each operation answered in place, the whole with 200 (Apollo 3)
         const answers: unknown[] = [];
-        for (const op of request.operations) answers.push((await runOne(op, req, reply)).body);
+        for (const op of request.operations) {
+          answers.push((await runOne(op, req, reply)).body);
+          // SQLite answers synchronously: let other requests in between a batch's operations
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         return sendJson(reply, 200, answers);
       },
     });

@@ -18,6 +18,9 @@ export interface ExecutorOptions {
   errorFormatter(execution: ExecutionResult): { statusCode: number; response: unknown };
 }
 
+/** documents mercurius keeps parsed (and compiled), and failed ones, each (its LRU holds up to twice this) */
+export const DOCUMENT_CACHE_SIZE = 64;
+
 type Run = (source: string, context: GraphqlContext, variables?: Record<string, unknown>, operationName?: string) => Promise<ExecutionResult>;
 
 const loadFastify = lazyModule('fastify', 'the GraphQL endpoint', () => require('fastify') as typeof import('fastify'));
@@ -48,6 +51,9 @@ export class GraphqlExecutor {
       routes: false,
       graphiql: false,
       jit: o.jit ? 1 : 0,
+      // parsed (and compiled) documents kept, and documents that failed validation: bounded by count, and each
+      // document's text by MAX_DOCUMENT_LENGTH (request-shape.ts)
+      cache: DOCUMENT_CACHE_SIZE,
       validationRules: o.validationRules,
       graphql: { parseOptions: { maxTokens: o.maxTokens } },
       errorFormatter: (execution: ExecutionResult) => o.errorFormatter(execution),

@@ -1,9 +1,10 @@
 // Validation rules that bound what one document may ask for: v4's depth limit (graphql-depth-limit, with its
 // message), and Tessera's caps on root fields and on all fields selected (fragments expanded), so a document of
-// thousands of aliases is refused before anything runs.
+// thousands of aliases is refused before anything runs. Each fragment and selection set is measured once
+// (memoized): a document whose fragments spread each other twice per level costs its size, not 2^levels.
 import {
   GraphQLError, Kind,
-  type ASTVisitor, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
+  type ASTVisitor, type DefinitionNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 
 export interface DocumentLimits {
@@ -22,59 +23,101 @@ function fragmentsOf(definitions: readonly DefinitionNode[]): Map<string, Fragme
   return out;
 }
 
+/** what a selection set holds, fragments expanded: its fields, and how deep its fields nest below it */
+interface Size {
+  fields: number;
+  /** depth of its deepest non-introspection field relative to the set (0: fields at this level; -1: none) */
+  depth: number;
+}
+
+const NONE: Size = { fields: 0, depth: -1 };
+
 /**
  * graphql-depth-limit's count: a field at nesting `depth` (root fields at 0) deeper than the limit is an error
- * naming the operation (`''` when anonymous); introspection fields (`__schema` ...) do not count; fragments
- * count where they are spread. Also counts fields, stopping as soon as a limit is passed.
+ * naming the operation (`''` when anonymous); introspection fields (`__schema` ...) do not count for depth;
+ * fragments count where they are spread. A fragment cycle is the NoFragmentCycles rule's error; here it only
+ * must not loop (a spread inside its own cycle counts as nothing).
  */
-class Walk {
-  fields = 0;
-  error?: GraphQLError;
-  constructor(private readonly limits: DocumentLimits, private readonly fragments: Map<string, FragmentDefinitionNode>, private readonly name: string) {}
+class DocumentSizes {
+  private readonly sets = new WeakMap<SelectionSetNode, Size>();
+  private readonly visiting = new Set<string>();
 
-  selectionSet(set: SelectionSetNode, depth: number, seen: Set<string>): void {
+  constructor(private readonly fragments: Map<string, FragmentDefinitionNode>) {}
+
+  size(set: SelectionSetNode): Size {
+    const known = this.sets.get(set);
+    if (known) return known;
+    let fields = 0;
+    let depth = -1;
     for (const sel of set.selections) {
-      if (this.error) return;
+      let inner: Size;
+      if (sel.kind === Kind.FIELD) {
+        fields++;
+        if (sel.name.value.startsWith('__')) continue;
+        const below = sel.selectionSet ? this.size(sel.selectionSet) : NONE;
+        fields += below.fields;
+        depth = Math.max(depth, below.depth + 1);
+        continue;
+      }
+      if (sel.kind === Kind.INLINE_FRAGMENT) inner = this.size(sel.selectionSet);
+      else {
+        const fragment = this.fragments.get(sel.name.value);
+        if (!fragment || this.visiting.has(fragment.name.value)) continue;
+        this.visiting.add(fragment.name.value);
+        inner = this.size(fragment.selectionSet);
+        this.visiting.delete(fragment.name.value);
+      }
+      fields += inner.fields;
+      depth = Math.max(depth, inner.depth);
+    }
+    const size = { fields: Math.min(fields, Number.MAX_SAFE_INTEGER), depth };
+    this.sets.set(set, size);
+    return size;
+  }
+
+  /** the first field (in document order) at a depth beyond `limit`, entering only sets that hold one */
+  firstTooDeep(set: SelectionSetNode, depth: number, limit: number): FieldNode | undefined {
+    if (depth + this.size(set).depth <= limit) return undefined;
+    for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
         if (sel.name.value.startsWith('__')) continue;
-        if (++this.fields > this.limits.fields) {
-          this.error = new GraphQLError(`'${this.name}' selects more than ${this.limits.fields} fields`, { nodes: [sel] });
-          return;
-        }
-        if (depth > this.limits.depth) {
-          this.error = new GraphQLError(`'${this.name}' exceeds maximum operation depth of ${this.limits.depth}`, { nodes: [sel] });
-          return;
-        }
-        if (sel.selectionSet) this.selectionSet(sel.selectionSet, depth + 1, seen);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        this.selectionSet(sel.selectionSet, depth, seen);
-      } else {
-        const fragment = this.fragments.get(sel.name.value);
-        // a cycle is the NoFragmentCycles rule's error; here it only must not loop
-        if (!fragment || seen.has(fragment.name.value)) continue;
-        seen.add(fragment.name.value);
-        this.selectionSet(fragment.selectionSet, depth, seen);
-        seen.delete(fragment.name.value);
+        if (depth > limit) return sel;
+        const found = sel.selectionSet && this.firstTooDeep(sel.selectionSet, depth + 1, limit);
+        if (found) return found;
+        continue;
       }
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const found = this.firstTooDeep(sel.selectionSet, depth, limit);
+        if (found) return found;
+        continue;
+      }
+      const fragment = this.fragments.get(sel.name.value);
+      if (!fragment || this.visiting.has(fragment.name.value)) continue;
+      this.visiting.add(fragment.name.value);
+      const found = this.firstTooDeep(fragment.selectionSet, depth, limit);
+      this.visiting.delete(fragment.name.value);
+      if (found) return found;
     }
+    return undefined;
   }
 }
 
 export function documentLimitsRule(limits: DocumentLimits) {
   return (context: ValidationContext): ASTVisitor => {
-    const definitions = context.getDocument().definitions;
-    const fragments = fragmentsOf(definitions);
+    const sizes = new DocumentSizes(fragmentsOf(context.getDocument().definitions));
     return {
       OperationDefinition(op: OperationDefinitionNode) {
         const name = op.name?.value ?? '';
-        const roots = op.selectionSet.selections.length;
-        if (roots > limits.rootFields) {
+        if (op.selectionSet.selections.length > limits.rootFields) {
           context.reportError(new GraphQLError(`'${name}' has more than ${limits.rootFields} root fields`, { nodes: [op] }));
           return;
         }
-        const walk = new Walk(limits, fragments, name);
-        walk.selectionSet(op.selectionSet, 0, new Set());
-        if (walk.error) context.reportError(walk.error);
+        if (sizes.size(op.selectionSet).fields > limits.fields) {
+          context.reportError(new GraphQLError(`'${name}' selects more than ${limits.fields} fields`, { nodes: [op] }));
+          return;
+        }
+        const tooDeep = sizes.firstTooDeep(op.selectionSet, 0, limits.depth);
+        if (tooDeep) context.reportError(new GraphQLError(`'${name}' exceeds maximum operation depth of ${limits.depth}`, { nodes: [tooDeep] }));
       },
     };
   };

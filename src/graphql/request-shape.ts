@@ -2,7 +2,7 @@
 // answered the same way here: a body that is no JSON object, a `query` that is missing or not a string, a GET
 // without a query; and `variables` sent as a JSON string, which it parses. Tessera adds one refusal: a document
 // nested too deeply to parse safely.
-import { jsonTextTooDeep } from '../json-nesting';
+import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../json-nesting';
 
 /** one operation a request asks for */
 export interface Operation {
@@ -31,10 +31,22 @@ export interface RequestProblem {
  */
 export const MAX_DOCUMENT_NESTING = 128;
 
-function tooDeep(query: string): RequestProblem | undefined {
+/**
+ * characters one document may have: a parsed document takes ~50 bytes per character and mercurius keeps up to
+ * 2 × DOCUMENT_CACHE_SIZE of them (executor.ts), so this bounds that cache (~200 MB at worst, far less in use)
+ */
+export const MAX_DOCUMENT_LENGTH = 32_000;
+
+function documentProblem(query: string): RequestProblem | undefined {
+  if (query.length > MAX_DOCUMENT_LENGTH) {
+    return { status: 400, json: { errors: [{ message: `Document longer than ${MAX_DOCUMENT_LENGTH} characters`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] } };
+  }
   if (!jsonTextTooDeep(query, MAX_DOCUMENT_NESTING)) return undefined;
   return { status: 400, json: { errors: [{ message: `Document nested deeper than ${MAX_DOCUMENT_NESTING} levels`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] } };
 }
+
+/** operations one batched request may hold (each is run in turn) */
+export const MAX_BATCH = 10;
 
 const NO_BODY = 'POST body missing, invalid Content-Type, or JSON object has no keys.';
 
@@ -45,12 +57,14 @@ function problemOfOperation(op: unknown): RequestProblem | undefined {
   if (!query) {
     return { status: 400, json: { errors: [{ message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] } };
   }
-  return tooDeep(query);
+  return documentProblem(query);
 }
 
 /** `variables` given as JSON text becomes the object it holds (Apollo 3 accepts both) */
 function parseVariables(op: Record<string, unknown>): RequestProblem | undefined {
   if (typeof op.variables !== 'string') return undefined;
+  // as deep as a JSON body may be: deeper text is refused before it is parsed
+  if (jsonTextTooDeep(op.variables, DEFAULT_MAX_JSON_DEPTH)) return { status: 400, text: tooDeepMessage('The variables', DEFAULT_MAX_JSON_DEPTH) };
   try {
     op.variables = op.variables === '' ? undefined : JSON.parse(op.variables);
     return undefined;
@@ -75,6 +89,9 @@ export function requestProblem(method: string, contentType: string | undefined, 
   if (!/^application\/(json|vnd\.api\+json)|^multipart\/form-data/i.test(contentType ?? '')) return { status: 400, text: NO_BODY };
   const ops = Array.isArray(body) ? body : [body];
   if (ops.length === 0) return { status: 400, text: NO_BODY };
+  if (ops.length > MAX_BATCH) {
+    return { status: 400, json: { errors: [{ message: `A batch may hold at most ${MAX_BATCH} operations`, extensions: { code: 'BAD_USER_INPUT' } }] } };
+  }
   for (const op of ops) {
     const problem = problemOfOperation(op) ?? parseVariables(op as Record<string, unknown>);
     if (problem) return problem;

@@ -225,8 +225,10 @@ export function contentResolvers(door: GraphqlDoor, ct: ContentType, authReplace
     const { q, planner } = readQuery(ctx, info, args, 'write');
     // v4 resolves this one's `data` from the write's promise: a failed write is an error at `data`, and the
     // field itself answers `{ data: null }`
-    const write = core().createOrUpdate(inputOf(ctx, args.data), q, UNPUBLISHED);
-    return { data: write.then((entity) => shape(entity, planner).data) };
+    const data = core().createOrUpdate(inputOf(ctx, args.data), q, UNPUBLISHED).then((entity) => shape(entity, planner).data);
+    // a document that does not select `data` never awaits it: its failure must not go unhandled
+    data.catch(() => undefined);
+    return { data };
   };
 
   const deleteSingle: Resolver = async (_parent, args: Args, ctx, info) => {

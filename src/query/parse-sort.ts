@@ -102,9 +102,16 @@ export function parseSort(ctx: QueryContext, ct: ContentType, sort: unknown, lat
   }
 }
 
+/**
+ * sort items one request level may name: each relation path is a correlated subquery per row (v4 sets no bound;
+ * a thousand of them kept the server busy for minutes)
+ */
+export const MAX_SORT_ITEMS = 32;
+
 function convert(ctx: QueryContext, ct: ContentType, sort: unknown): Array<Record<string, unknown>> | undefined {
   const items = sortPaths(sort, SORT_PARAMETER);
   if (items.length === 0) return undefined;
+  if (items.length > MAX_SORT_ITEMS) throw new ValidationError(`Invalid sort: more than ${MAX_SORT_ITEMS} sort fields`);
   return items.map((item) => {
     checkPath(ctx, ct, item.path);
     return nestedSort(item);

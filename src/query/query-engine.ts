@@ -20,15 +20,6 @@ export interface QueryApi {
   populate(entity: Entity, populate: Populate): Promise<Entity>;
 }
 
-/** v4 applies schema defaults to scalar attributes left undefined on create. */
-function withDefaults(ct: ContentType, data: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...data };
-  for (const attr of Object.values(ct.attributes)) {
-    if (attr.kind === 'scalar' && out[attr.name] === undefined && attr.default !== undefined) out[attr.name] = attr.default;
-  }
-  return out;
-}
-
 /** Called after a write to `uid` commits (caches such as permissions listen here). */
 export type WriteListener = (uid: string) => void;
 
@@ -41,11 +32,9 @@ export interface QueryEngineOptions {
 
 export function createQueryEngine(db: Database, model: Model, listeners: WriteListener[] = [], options: QueryEngineOptions = {}) {
   const lc = options.lifecycles ?? new Lifecycles({});
-  const prepare = (ct: ContentType, data: Record<string, unknown>) => {
-    const out = withDefaults(ct, data);
-    if (ct.localized && out.locale === undefined && options.defaultLocale) out.locale = options.defaultLocale();
-    return out;
-  };
+  // schema defaults: the storage layer's, as in v4 (write-entities.ts)
+  const prepare = (ct: ContentType, data: Record<string, unknown>) =>
+    ct.localized && data.locale === undefined && options.defaultLocale ? { ...data, locale: options.defaultLocale() } : data;
   const cache = new Map<string, QueryApi>();
   const rawCache = new Map<string, QueryApi>();
   const notify = (uid: string) => { for (const l of listeners) l(uid); };

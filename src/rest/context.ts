@@ -5,10 +5,12 @@
 // its fields only.
 import http from 'node:http';
 import _ from 'lodash';
+import qs from 'qs';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, httpErrorBody } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 import type { RequestFile } from './entry-uploads';
+import { qsParseOptions } from '../server/query-string';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -35,10 +37,16 @@ export interface RouteState {
 }
 
 export interface RequestContext {
+  /**
+   * the parsed query string; assigning it works as in v4 (koa's setter through strapi::query): the object is
+   * written to the query string with qs and parsed back, so a controller sees `"true"` where `true` was set
+   */
   query: Record<string, unknown>;
+  /** the query string without `?` (koa `ctx.querystring`); assigning it changes `url` and `query` */
+  querystring: string;
   params: Record<string, string>;
-  /** `files`: a multipart request's files on custom routes (v4's koa-body `ctx.request.files`) */
-  request: { files?: Record<string, RequestFile | RequestFile[]>; body: unknown; query: Record<string, unknown>; headers: Headers; header: Headers; method: string; url: string };
+  /** `files`: a multipart request's files on custom routes (v4's koa-body `ctx.request.files`); `query`, `querystring` and `url` are the ctx's */
+  request: { files?: Record<string, RequestFile | RequestFile[]>; body: unknown; query: Record<string, unknown>; querystring: string; headers: Headers; header: Headers; method: string; url: string };
   /** `user`: the signed-in users-permissions user (JWT), without private attributes (v4 `ctx.state.user`) */
   state: { auth: Auth; route: RouteState; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */
@@ -148,7 +156,31 @@ for (const code of Object.keys(http.STATUS_CODES).map(Number).filter((c) => c >=
     },
   });
 }
+const QUERY = Symbol('query');
+/** the strapi::query configuration (config/middlewares.js): how an assigned query is parsed back */
+const QUERY_CONFIG = Symbol('query config');
+type Internal = RequestContext & { [QUERY]: Record<string, unknown>; [QUERY_CONFIG]: Record<string, unknown> };
+
 Object.defineProperties(contextPrototype, {
+  query: {
+    get(this: Internal) { return this[QUERY]; },
+    // koa: `set query(obj) { this.querystring = qs.stringify(obj) }`
+    set(this: Internal, obj: unknown) { this.querystring = qs.stringify(obj); },
+  },
+  querystring: {
+    get(this: RequestContext) {
+      const q = this.url.indexOf('?');
+      return q < 0 ? '' : this.url.slice(q + 1);
+    },
+    // koa: the url takes the new query string (an unchanged one changes nothing); its getter then parses it
+    // with strapi::query's qs options
+    set(this: Internal, str: string) {
+      const value = String(str ?? '');
+      if (value === this.querystring) return;
+      this.url = value ? `${this.path}?${value}` : this.path;
+      this[QUERY] = qs.parse(value, qsParseOptions(this[QUERY_CONFIG])) as Record<string, unknown>;
+    },
+  },
   path: {
     get(this: RequestContext) {
       const q = this.url.indexOf('?');
@@ -172,8 +204,29 @@ Object.defineProperties(contextPrototype, {
   },
 });
 
+/** koa's `ctx.request`: its own fields, and the query and url of its ctx (kept in a private field: copies leave it out) */
+class ContextRequest {
+  readonly #ctx: RequestContext;
+  files?: Record<string, RequestFile | RequestFile[]>;
+  header: Headers;
+  constructor(ctx: RequestContext, public body: unknown, public headers: Headers, public method: string) {
+    this.#ctx = ctx;
+    this.header = headers;
+  }
+  get query() { return this.#ctx.query; }
+  set query(v) { this.#ctx.query = v; }
+  get querystring() { return this.#ctx.querystring; }
+  set querystring(v) { this.#ctx.querystring = v; }
+  get url() { return this.#ctx.url; }
+  set url(v) { this.#ctx.url = v; }
+}
+
+const NO_CONFIG: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 export function createContext(init: {
   query: Record<string, unknown>;
+  /** strapi::query's configuration (config/middlewares.js), for a query the project assigns; v4's defaults when absent */
+  queryConfig?: Record<string, unknown>;
   params: Record<string, string>;
   body: unknown;
   headers: Headers;
@@ -184,10 +237,11 @@ export function createContext(init: {
   user?: RequestContext['state']['user'];
   raw?: RequestContext['raw'];
 }): RequestContext {
-  const ctx = Object.create(contextPrototype) as RequestContext;
-  ctx.query = init.query;
+  const ctx = Object.create(contextPrototype) as Internal;
+  ctx[QUERY] = init.query;
+  ctx[QUERY_CONFIG] = init.queryConfig ?? NO_CONFIG;
   ctx.params = init.params;
-  ctx.request = { body: init.body ?? {}, query: init.query, headers: init.headers, header: init.headers, method: init.method, url: init.url };
+  ctx.request = new ContextRequest(ctx, init.body ?? {}, init.headers, init.method);
   ctx.state = { auth: init.auth, route: init.route, user: init.user };
   ctx.raw = init.raw;
   ctx.body = undefined;

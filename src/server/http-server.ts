@@ -267,9 +267,10 @@ function routeStateOf(route: RouteDef): RouteState {
 /** `uidPart('api::article.article.find', 'api::')` -> `article`; undefined for another namespace */
 const uidPart = (action: string, namespace: string): string | undefined => (action.startsWith(namespace) ? action.slice(namespace.length).split('.')[0] : undefined);
 
-function contextOf(state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
+function contextOf(o: ServerOptions, state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
   return createContext({
     query: (req.query ?? {}) as Record<string, unknown>,
+    queryConfig: o.settings.query,
     params: (req.params ?? {}) as Record<string, string>,
     body: req.body,
     headers: req.headers,
@@ -289,7 +290,7 @@ async function handle(o: ServerOptions, route: RouteDef, state: RouteState, req:
     auth = await o.access.authenticate(req.headers.authorization);
     o.access.authorize(auth, route.action);
   }
-  const ctx = contextOf(state, req, reply, auth);
+  const ctx = contextOf(o, state, req, reply, auth);
   // strapi.requestContext: project code below (services, lifecycle hooks) finds this ctx
   if (o.trackRequests) return requestContext.run(ctx, () => answer(route, ctx, reply));
   return answer(route, ctx, reply);
@@ -322,7 +323,7 @@ function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, ap
   const run = compose([...appMiddlewares, authenticate, ...(route.hooks ?? []), handler]);
   return async (req, reply) => {
     // no one is authenticated before the project middlewares ran (v4: they run before the router)
-    const ctx = contextOf(state, req, reply, NOBODY);
+    const ctx = contextOf(o, state, req, reply, NOBODY);
     // strapi.requestContext, from the first project middleware on (v4 sets it before every middleware)
     await (o.trackRequests ? requestContext.run(ctx, () => run(ctx)) : run(ctx));
     await send(reply, ctx, ctx.body);

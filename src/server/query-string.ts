@@ -14,9 +14,16 @@ export interface QueryStringParser {
   rejection(query: unknown): ValidationError | undefined;
 }
 
-export function createQueryStringParser(config: Record<string, unknown>): QueryStringParser {
+/** qs's options as strapi::query sets them: its defaults, then the project's config (without Tessera's own keys) */
+export function qsParseOptions(config: Record<string, unknown>): qs.IParseOptions & { strictNullHandling: true } {
   const { maxQueryLength, ...rest } = config;
-  const options = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...rest } as qs.IParseOptions & { strictNullHandling: true };
+  void maxQueryLength;
+  return { strictNullHandling: true, arrayLimit: 100, depth: 20, ...rest } as qs.IParseOptions & { strictNullHandling: true };
+}
+
+export function createQueryStringParser(config: Record<string, unknown>): QueryStringParser {
+  const { maxQueryLength } = config;
+  const options = qsParseOptions(config);
   const maxLength = typeof maxQueryLength === 'number' && maxQueryLength > 0 ? maxQueryLength : 8192;
   const maxParameters = typeof options.parameterLimit === 'number' && options.parameterLimit > 0 ? options.parameterLimit : 1000;
   const rejected = (message: string) => ({ [REJECTED]: message }) as Record<string, unknown>;

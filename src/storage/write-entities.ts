@@ -42,6 +42,20 @@ function withTimestamps(ct: ContentType, data: Data, isCreate: boolean): Data {
   return out;
 }
 
+/**
+ * v4's database layer gives every new row (an entry, a component created by a create or an update) the schema
+ * default of each scalar attribute left undefined (entity manager `create`: processData withDefaults).
+ */
+function withDefaults(ct: ContentType, data: Data): Data {
+  let out = data;
+  for (const attr of Object.values(ct.attributes)) {
+    if (attr.kind !== 'scalar' || attr.default === undefined || data[attr.name] !== undefined) continue;
+    if (out === data) out = { ...data };
+    out[attr.name] = attr.default;
+  }
+  return out;
+}
+
 function isComponentField(attr: Attribute | undefined): attr is ComponentAttribute | DynamicZoneAttribute {
   return attr?.kind === 'component' || attr?.kind === 'dynamiczone';
 }
@@ -156,7 +170,7 @@ export async function insertEntities(db: Executor, model: Model, ct: ContentType
   if (!datas.length) return [];
   const components = new ComponentWriter(db, model, ct, rowWriter(db, model));
   const written = await createComponentRows(components, ct, datas);
-  const ids = await insertRows(db, ct, datas.map((d) => withTimestamps(ct, d, true)));
+  const ids = await insertRows(db, ct, datas.map((d) => withTimestamps(ct, withDefaults(ct, d), true)));
   await createLinks(db, ct, ids, datas, components, written);
   return ids;
 }

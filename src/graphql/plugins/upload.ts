@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { GraphQLError, GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { BadRequestError, PayloadTooLargeError, ValidationError, toErrorBody } from '../../errors';
+import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../../json-nesting';
 import type { Entity } from '../../query/types';
 import type { UploadPlugin } from '../../plugins/upload';
 import type { ReceivedFile } from '../../plugins/upload/multipart';
@@ -28,6 +29,13 @@ export class GraphqlUpload {
   file?: ReceivedFile;
   /** how many places `map` put it in: a file used once may be moved by the provider instead of copied */
   uses = 0;
+  /** in a message (a file placed where another type is expected), never the server's temporary path */
+  toJSON(): string {
+    return 'Upload';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Upload';
+  }
 }
 
 /** a request that does not follow the multipart request format (answered as graphql-upload's http errors are) */
@@ -43,6 +51,8 @@ function placeAt(operations: Record<string, unknown>, path: string, value: unkno
   if (keys.some((k) => k === '' || UNSAFE_KEYS.has(k))) return false;
   let node: Record<string, unknown> = operations;
   for (const [i, key] of keys.entries()) {
+    // a list grows by at most one place: an index far past its end would make a huge sparse list
+    if (Array.isArray(node) && (!/^\d+$/.test(key) || Number(key) > node.length)) return false;
     if (i === keys.length - 1) {
       node[key] = value;
       return true;
@@ -69,6 +79,8 @@ export async function readGraphqlMultipart(req: FastifyRequest, upload: Pick<Upl
   const onField = (name: string, value: string) => {
     if (name === 'operations') {
       if (operations) return; // the first one counts
+      // as deep as a JSON body may be (json-nesting.ts): deeper text is refused before it is parsed
+      if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage('The ‘operations’ multipart field', DEFAULT_MAX_JSON_DEPTH));
       let parsed: unknown;
       try {
         parsed = JSON.parse(value);
@@ -81,6 +93,7 @@ export async function readGraphqlMultipart(req: FastifyRequest, upload: Pick<Upl
     } else if (name === 'map') {
       if (map) return;
       if (!operations) throw spec('Misordered multipart fields; ‘map’ should follow ‘operations’');
+      if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage('The ‘map’ multipart field', DEFAULT_MAX_JSON_DEPTH));
       let parsed: unknown;
       try {
         parsed = JSON.parse(value);
