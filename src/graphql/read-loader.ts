@@ -4,7 +4,7 @@
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { Attribute, ContentType } from '../model/types';
 import type { Entity } from '../query/types';
-import { ApplicationError } from '../errors';
+import { ApplicationError, ForbiddenError } from '../errors';
 import { parseRestQuery } from '../query/parse-query';
 import type { GraphqlContext } from './context';
 import type { GraphqlDoor } from './door';
@@ -28,6 +28,10 @@ export class RelationLoader {
   constructor(private readonly door: GraphqlDoor, private readonly ctx: GraphqlContext) {}
 
   load(parent: Record<string, unknown>, attr: Attribute, args: Record<string, unknown>, info: GraphQLResolveInfo): Promise<unknown> {
+    // as for a populated relation (read-plan.ts): a target the caller may not `find` is FORBIDDEN at the field
+    if (attr.kind === 'relation' && !attr.relation.startsWith('morph') && !this.door.canRead(this.ctx.auth, attr.target)) {
+      return Promise.reject(new ForbiddenError('Forbidden access'));
+    }
     const owner = (parent as Record<symbol, Owner | undefined>)[OWNER];
     if (!owner) {
       // inside a component: its rows are not addressable on their own
