@@ -65,6 +65,16 @@ function placeAt(operations: Record<string, unknown>, path: string, value: unkno
   return false;
 }
 
+/** a JSON field of the format; as deep as a JSON body may be (json-nesting.ts): deeper text is refused unparsed */
+function parseJsonField(name: string, value: string): unknown {
+  if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage(`The ‘${name}’ multipart field`, DEFAULT_MAX_JSON_DEPTH));
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw spec(`Invalid JSON in the ‘${name}’ multipart field`);
+  }
+}
+
 export interface GraphqlMultipart {
   /** `{ query, variables, operationName }` (or a batch of them) with each file at its mapped places */
   body: unknown;
@@ -79,27 +89,14 @@ export async function readGraphqlMultipart(req: FastifyRequest, upload: Pick<Upl
   const onField = (name: string, value: string) => {
     if (name === 'operations') {
       if (operations) return; // the first one counts
-      // as deep as a JSON body may be (json-nesting.ts): deeper text is refused before it is parsed
-      if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage('The ‘operations’ multipart field', DEFAULT_MAX_JSON_DEPTH));
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        throw spec('Invalid JSON in the ‘operations’ multipart field');
-      }
+      const parsed = parseJsonField('operations', value);
       // an object, or an array of them (a batch: map paths then start with the operation's index)
       if (typeof parsed !== 'object' || parsed === null) throw spec('Invalid type for the ‘operations’ multipart field');
       operations = parsed as Record<string, unknown>;
     } else if (name === 'map') {
       if (map) return;
       if (!operations) throw spec('Misordered multipart fields; ‘map’ should follow ‘operations’');
-      if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage('The ‘map’ multipart field', DEFAULT_MAX_JSON_DEPTH));
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        throw spec('Invalid JSON in the ‘map’ multipart field');
-      }
+      const parsed = parseJsonField('map', value);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw spec('Invalid type for the ‘map’ multipart field');
       const entries = Object.entries(parsed);
       if (entries.length > upload.config.multipart.maxFiles) throw new PayloadTooLargeError('Too many files in one request');
