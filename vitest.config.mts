@@ -19,7 +19,7 @@ export default defineConfig({
     hookTimeout: 60000,
     pool: 'forks',
     // every test file's temporary files in a folder of its own, checked empty at its end (temp-dir-global.ts)
-    globalSetup: ['test/helpers/temp-dir-global.ts'],
+    globalSetup: ['test/helpers/temp-dir-global.ts', 'test/helpers/plugin-projects-global.ts'],
     // every HTTP response of every test is scanned for password hashes and reset/confirmation tokens
     setupFiles: ['test/helpers/temp-dir-setup.ts', 'test/helpers/response-audit-setup.ts'],
   },
