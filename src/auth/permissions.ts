@@ -5,8 +5,12 @@ import type { Auth } from './authenticate';
 
 export { isReadScope, UP_PERMISSION_UID, UP_ROLE_UID } from './abilities';
 
-/** Throws UnauthorizedError (401) or ForbiddenError (403) exactly where v4 does. */
+/**
+ * Throws UnauthorizedError (401) or ForbiddenError (403) exactly where v4 does. `action` '' is a route without a
+ * scope (a plugin route whose handler is a function): v4 lets signed-in users and full-access tokens through.
+ */
 export function authorize(auth: Auth, action: string): void {
+  if (action === '') return authorizeUnscoped(auth);
   switch (auth.kind) {
     case 'none':
       throw new UnauthorizedError(auth.reason);
@@ -22,6 +26,15 @@ export function authorize(auth: Auth, action: string): void {
     default:
       throw new UnauthorizedError('Missing or invalid credentials');
   }
+}
+
+function authorizeUnscoped(auth: Auth): void {
+  if (auth.kind === 'user') return;
+  if (auth.kind === 'api-token') {
+    if (auth.token.type === 'full-access') return;
+    throw new ForbiddenError('Forbidden');
+  }
+  throw new UnauthorizedError(auth.kind === 'none' ? auth.reason : 'Unauthorized');
 }
 
 /** May the caller `find` entries of `uid` (populate, filters and sort through relations); v4 asks verify({ scope }). */

@@ -1,6 +1,6 @@
 // The project's APIs: core controllers and services per content type, the project's own overrides on
 // top (v4: the override object gets the core one as prototype, so `super.find(ctx)` works), and routes.
-import type { Model } from '../model/types';
+import type { ContentType, Model } from '../model/types';
 import type { Project } from '../project/load-project';
 import { isCoreController, isCoreService } from '../project/strapi-module';
 import { ProjectError } from '../project/errors';
@@ -17,7 +17,8 @@ import { createContentReads } from '../content/content-reads';
 import type { QueryContext } from '../query/parse-query';
 import { MAX_POPULATE_DEPTH } from '../query/query-context';
 import { queryLimits } from '../query/query-context';
-import { projectRoutes, type RouteDef } from '../rest/routes';
+import { coreRouterObjects, projectRoutes, type RouteDef } from '../rest/routes';
+import { isCoreRouter, type CoreRouterDescriptor } from '../project/strapi-module';
 import type { RequestContext } from '../rest/context';
 import type { CoreAccess } from './access';
 
@@ -42,11 +43,16 @@ export interface ApiDeps {
   media?: MediaSigning;
 }
 
-/** `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module */
-function extend(base: Methods, ext: unknown, strapi: unknown, file: string): Methods {
+/**
+ * `createCoreX(uid, ({ strapi }) => ({...}))` or `(uid, {...})`, or a plain v4 module. Over a core controller or
+ * service (`core`), v4's factories also copy the core methods the project did not write onto the object, so they
+ * are its own (`Object.keys` lists them); the core object stays its prototype (`super.find(ctx)`).
+ */
+function extend(base: Methods, ext: unknown, strapi: unknown, file: string, core = false): Methods {
   if (ext === undefined || ext === null) return base;
   const own = typeof ext === 'function' ? (ext as (a: { strapi: unknown }) => unknown)({ strapi }) : ext;
   if (typeof own !== 'object' || own === null) throw new ProjectError('must export an object of methods (or a function returning one)', file);
+  if (core) for (const key of Object.keys(base)) if ((own as Methods)[key] === undefined) (own as Methods)[key] = base[key];
   Object.setPrototypeOf(own, base);
   return own as Methods;
 }
@@ -116,17 +122,13 @@ export function createApi(deps: ApiDeps) {
     return core;
   };
 
-  for (const ct of model.apiTypes()) {
-    const [apiName, name] = ct.uid.slice('api::'.length).split('.');
-    const api = project.apis[apiName];
-    const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
+  /** v4's core service and core controller of a content type; `service()` is the one its controller calls */
+  const coreParts = (ct: ContentType, service: () => unknown) => {
     const core = coreService(ct.uid);
-    const svcModule = api?.services[ct.uid];
     const publicService = createPublicService(core, ct, trusted);
-    services.define(ct.uid, () => extend(publicService as Methods, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services')));
     const ctrl = createCoreController({
       model,
-      service: () => services.get(ct.uid) as never,
+      service: service as never,
       // while the project has not replaced the service's find/findOne: queries kept per shape, and the JSON reads
       core: publicService as never,
       reads: createContentReads(core, ct, jsonReads && ct.kind === 'collectionType'),
@@ -134,8 +136,18 @@ export function createApi(deps: ApiDeps) {
       uploads: deps.uploads,
       privateAttributes: visibility.globalPrivate,
     }, ct);
+    return { publicService: publicService as Methods, ctrl: ctrl as unknown as Methods };
+  };
+
+  for (const ct of model.apiTypes()) {
+    const [apiName, name] = ct.uid.slice('api::'.length).split('.');
+    const api = project.apis[apiName];
+    const file = (kind: string) => `${project.dir}/src/api/${apiName}/${kind}/${name}.js`;
+    const svcModule = api?.services[ct.uid];
+    const { publicService, ctrl } = coreParts(ct, () => services.get(ct.uid));
+    services.define(ct.uid, () => extend(publicService, isCoreService(svcModule) ? svcModule.extend : svcModule, strapi, file('services'), isCoreService(svcModule)));
     const ctrlModule = api?.controllers[ct.uid];
-    controllers.define(ct.uid, () => extend(ctrl as unknown as Methods, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers')));
+    controllers.define(ct.uid, () => extend(ctrl, isCoreController(ctrlModule) ? ctrlModule.extend : ctrlModule, strapi, file('controllers'), isCoreController(ctrlModule)));
   }
   // controllers and services of an api that are not a content type's (custom routes)
   for (const [apiName, api] of Object.entries(project.apis)) {
@@ -147,7 +159,34 @@ export function createApi(deps: ApiDeps) {
     }
   }
   let routes: RouteDef[] | undefined;
+  let view: Record<string, unknown> | undefined;
   return {
+    /**
+     * v4's `strapi.api`: per API folder `contentTypes` (by name), `routes` (by route file: core routers with their
+     * `routes` list, custom route files as written; the objects served later) and its controllers and services
+     */
+    view(): Record<string, unknown> {
+      if (view) return view;
+      view = {};
+      for (const [apiName, mods] of Object.entries(project.apis)) {
+        const prefix = `api::${apiName}.`;
+        const routers: Record<string, unknown> = {};
+        for (const [key, mod] of Object.entries(mods.routes)) {
+          const ct = isCoreRouter(mod) ? model.get(mod.uid) : undefined;
+          if (ct) coreRouterObjects(ct, mod as CoreRouterDescriptor);
+          routers[key.slice(prefix.length)] = mod;
+        }
+        const types = Object.fromEntries([...model.contentTypes.values()].filter((ct) => ct.uid.startsWith(prefix)).map((ct) => [ct.uid.slice(prefix.length), ct.schema]));
+        const own = (uids: string[], get: (uid: string) => unknown) => Object.fromEntries(uids.map((uid) => [uid.slice(prefix.length), get(uid)]));
+        view[apiName] = {
+          contentTypes: types,
+          routes: routers,
+          get controllers() { return own(Object.keys(mods.controllers).concat(Object.keys(types).map((n) => prefix + n)), (uid) => controllers.get(uid)); },
+          get services() { return own(Object.keys(mods.services).concat(Object.keys(types).map((n) => prefix + n)), (uid) => services.get(uid)); },
+        };
+      }
+      return view;
+    },
     /** what a request may read and name in its query (plugins' controllers validate queries with it) */
     queryContext,
     queryContextFor,
@@ -155,6 +194,16 @@ export function createApi(deps: ApiDeps) {
     /** config/api.js `rest.jsonReads` */
     jsonReads,
     controller: (uid: string) => controllers.get(uid),
+    /** a plugin's createCoreController/createCoreService(uid, extend) for its own content type */
+    coreFactory(kind: 'controller' | 'service', uid: string, descriptor: unknown, file: string): unknown {
+      const ct = model.get(uid);
+      if (!ct || ct.kind === 'component') throw new ProjectError(`createCore${kind === 'controller' ? 'Controller' : 'Service'}: content type "${uid}" does not exist`, file);
+      const ext = (descriptor as { extend?: unknown }).extend;
+      const service = () => (strapi as { service(uid: string): unknown }).service(uid);
+      const { publicService, ctrl } = coreParts(ct, service);
+      // v4's factories return the extension object even without one: `{}` over the core
+      return extend(kind === 'controller' ? ctrl : publicService, ext ?? {}, strapi, file, true);
+    },
     service: (uid: string) => services.get(uid),
     /** builds every controller and service now (start-up), so a broken factory stops start-up, not a request */
     instantiateAll(): void {

@@ -38,6 +38,12 @@ export interface TesseraPlugin {
   providerInstance?(): unknown;
   /** content-API routes (paths below the REST prefix), checked by the common access check */
   routes?(): RouteDef[];
+  /**
+   * the plugin as v4 declares its routes (`{ 'content-api': { type, routes: [{ method, path, handler: 'ctrl.action',
+   * config }] } }`), controllers and route middlewares: when present, its routes are served from its v4 module
+   * (so an extension or a register() that changes them is served as changed) and `routes()` is not used
+   */
+  v4?: { routes: unknown; controllers: Record<string, unknown>; middlewares?: Record<string, unknown> };
   /** after schema sync, before the project's own bootstrap (v4 order: plugins first) */
   bootstrap?(): Promise<void>;
   /** extra server parts that are not content-API routes (e.g. the GraphQL endpoint) */

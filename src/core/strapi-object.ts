@@ -12,14 +12,18 @@ import { dbTransaction, type TransactionCallback } from '../storage/db-transacti
 import type { Api } from './api';
 import type { CoreAccess } from './access';
 import type { EntityService } from './entity-service';
-import type { TesseraPlugin } from './plugin';
+import type { PluginFacade, PluginRegistry } from '../plugins/v4/plugin-registry';
+import { BUILD_CORE } from '../project/strapi-module';
+import type { CustomFields } from '../model/custom-fields';
 import type { EventHub } from '../webhooks/event-hub';
 import type { KoaMiddleware } from '../rest/route-chain';
 import { requestContext } from '../rest/request-scope';
 import type { HookRegistry } from '../rest/route-chain';
 import type { ProjectHttpServer } from '../server/project-http-server';
 import type { Cron } from './cron';
-import { createContainer, createReload, createServerFacade, createStrapiFetch, createTelemetry } from './strapi-runtime';
+import { adminPermissionService, createContainer, createReload, createServerFacade, createStrapiFetch, createTelemetry, type ServerFacadeDeps } from './strapi-runtime';
+import { authorize } from '../auth/permissions';
+import type { Auth } from '../auth/authenticate';
 
 export interface StrapiDeps {
   project: Project;
@@ -30,7 +34,10 @@ export interface StrapiDeps {
   /** the project's APIs, built after this object (their factories receive it): read on use */
   api(): Api;
   access: CoreAccess;
-  plugins: TesseraPlugin[];
+  /** the enabled plugins as v4 modules (`strapi.plugin(name)`, `strapi.plugins`) */
+  plugins: PluginRegistry;
+  /** `strapi.customFields` (model/custom-fields.ts) */
+  customFields: CustomFields;
   entityService: EntityService;
   lifecycles: Lifecycles;
   /** v4's `strapi.eventHub` (webhooks/event-hub.ts) */
@@ -41,6 +48,8 @@ export interface StrapiDeps {
   httpServer: ProjectHttpServer;
   /** `strapi.server.use(mw)`: adds a project middleware (an error once the server is built) */
   useMiddleware(mw: KoaMiddleware): void;
+  /** the rest of `strapi.server` (routes added by code, the route list, a plugin's own router) */
+  server: Omit<ServerFacadeDeps, 'http' | 'use'>;
   /** the project's policies and middlewares by uid (`strapi.policy`, `strapi.middleware`) */
   hooks(): HookRegistry;
   /** true once register and bootstrap ran (`strapi.isLoaded`) */
@@ -54,19 +63,16 @@ export interface StrapiDeps {
 export function createStrapiObject(d: StrapiDeps) {
   const { project, model } = d;
   const root = project.dir;
-  const pluginServices: Record<string, Record<string, unknown>> = Object.fromEntries(d.plugins.map((p) => [p.name, p.services ?? {}]));
-  const adminServices: Record<string, unknown> = { 'api-token': d.access.apiTokens };
+  const adminServices: Record<string, unknown> = { 'api-token': d.access.apiTokens, permission: adminPermissionService() };
   const schemaOf = (uid: string) => model.get(uid)?.schema;
-  const pluginsByName = new Map(d.plugins.map((p) => [p.name, p]));
-  const plugin = (name: string) => ({
-    service: (s: string) => pluginServices[name]?.[s],
-    services: pluginServices[name] ?? {},
-    get provider() {
-      return pluginsByName.get(name)?.providerInstance?.();
-    },
-    contentType: (n: string) => schemaOf(`plugin::${name}.${n}`),
-    config: (key: string, def?: unknown) => project.config.get(`plugin.${name}.${key}`, def),
-  });
+  // undefined for a plugin that is not enabled, as v4 (typed as v4 types it)
+  const plugin = (name: string) => d.plugins.facade(name) as PluginFacade;
+  /** `plugin::<name>.<key>` -> [name, key] */
+  const pluginUid = (uid: string): [string, string] => {
+    const rest = uid.slice('plugin::'.length);
+    const dot = rest.indexOf('.');
+    return [rest.slice(0, dot), rest.slice(dot + 1)];
+  };
   // v4's winston levels: `http` (v4's default level) shows as info, `verbose` as debug, `silly` as trace
   const log = {
     error: (m: unknown) => d.log.error(m instanceof Error ? { err: m } : {}, m instanceof Error ? m.message : String(m)),
@@ -78,7 +84,13 @@ export function createStrapiObject(d: StrapiDeps) {
     silly: (m: unknown) => d.log.trace(String(m)),
   };
   const appDirs = { root, src: path.join(root, 'src'), api: path.join(root, 'src/api'), components: path.join(root, 'src/components'), extensions: path.join(root, 'src/extensions'), policies: path.join(root, 'src/policies'), middlewares: path.join(root, 'src/middlewares'), config: path.join(root, 'config') };
-  const contentTypes = Object.fromEntries([...model.contentTypes].map(([uid, ct]) => [uid, ct.schema]));
+  const contentTypes: Record<string, unknown> = {};
+  const components: Record<string, unknown> = {};
+  const refreshSchemas = () => {
+    for (const [uid, ct] of model.contentTypes) contentTypes[uid] = ct.schema;
+    for (const [uid, ct] of model.components) components[uid] = ct.schema;
+  };
+  refreshSchemas();
   const strapi = {
     config: project.config,
     log,
@@ -86,7 +98,10 @@ export function createStrapiObject(d: StrapiDeps) {
     dirs: { app: appDirs, dist: { ...appDirs }, static: { public: project.publicDir } },
     contentTypes,
     contentType: (uid: string) => contentTypes[uid],
-    components: Object.fromEntries([...model.components].map(([uid, ct]) => [uid, ct.schema])),
+    components,
+    /** the model changed in place after register() (custom fields, extended plugin types): the schemas shown follow */
+    refreshSchemas,
+    customFields: d.customFields,
     getModel: schemaOf,
     query: (uid: string) => d.query(uid),
     entityService: d.entityService,
@@ -113,22 +128,30 @@ export function createStrapiObject(d: StrapiDeps) {
     },
     service(uid: string) {
       if (uid.startsWith('admin::')) return adminServices[uid.slice('admin::'.length)];
-      if (uid.startsWith('plugin::')) {
-        const [name, s] = uid.slice('plugin::'.length).split('.');
-        return pluginServices[name]?.[s];
-      }
+      if (uid.startsWith('plugin::')) return d.plugins.instance('service', ...pluginUid(uid));
       return d.api().service(uid);
     },
-    controller: (uid: string) => d.api().controller(uid),
+    controller: (uid: string) => (uid.startsWith('plugin::') ? d.plugins.instance('controller', ...pluginUid(uid)) : d.api().controller(uid)),
     plugin,
-    plugins: new Proxy({}, { get: (_t, name: string) => plugin(name) }),
+    plugins: d.plugins.byName,
     admin: { services: adminServices },
     policy: (uid: string) => d.hooks().policies.get(uid),
     middleware: (uid: string) => d.hooks().middlewares.get(uid),
     /** the koa ctx of the request the calling code runs for (rest/request-scope.ts) */
     requestContext: d.trackRequests ? requestContext : untrackedRequestContext(d.log),
     cron: d.cron,
-    server: createServerFacade({ http: d.httpServer, use: d.useMiddleware }),
+    server: createServerFacade({ http: d.httpServer, use: d.useMiddleware, ...d.server }),
+    /** v4's `strapi.api`: per API folder its content types and route files (the routers project code may change) */
+    get api() {
+      return d.api().view();
+    },
+    /** v4's `strapi.auth.verify(auth, { scope })`: throws v4's 401/403 errors as a route's permission check does */
+    auth: {
+      verify: async (auth: Auth, config?: { scope?: string | string[] }) => {
+        const scopes = config?.scope === undefined ? [''] : Array.isArray(config.scope) ? config.scope : [config.scope];
+        for (const scope of scopes) authorize(auth, scope);
+      },
+    },
     reload: createReload({ restart: d.restart, warn: (m) => d.log.warn(m) }),
     fetch: createStrapiFetch({ globalProxy: project.config.get('server.globalProxy', undefined), warn: (m) => d.log.warn(m) }),
     telemetry: createTelemetry(),
@@ -138,6 +161,8 @@ export function createStrapiObject(d: StrapiDeps) {
     },
     /** Enterprise features: none */
     EE: false,
+    /** createCoreController/createCoreService called as factories (project/strapi-module.ts) */
+    [BUILD_CORE]: (kind: 'controller' | 'service', uid: string, descriptor: unknown) => d.api().coreFactory(kind, uid, descriptor, project.dir),
   };
   strapi.container = createContainer(() => strapi, {
     config: project.config,

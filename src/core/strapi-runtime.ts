@@ -5,7 +5,19 @@ import type { KoaMiddleware } from '../rest/route-chain';
 import type { ProjectHttpServer } from '../server/project-http-server';
 
 /** `strapi.server`: the http.Server (exists from the start), `use(middleware)` until the server is built */
-export function createServerFacade(d: { http: ProjectHttpServer; use(mw: KoaMiddleware): void }) {
+export interface ServerFacadeDeps {
+  http: ProjectHttpServer;
+  use(mw: KoaMiddleware): void;
+  /** `strapi.server.routes(...)`: routes served besides the project's (plugins/v4/plugin-routes.ts) */
+  addRoutes(routes: unknown): void;
+  /** the content-API routes as koa-router layers (`{ methods, path }`), for plugins that look routes up */
+  listRoutes(): Array<{ methods: string[]; path: string }>;
+  /** `strapi.server.router.use(...)`: a koa router of a plugin's own in front of the API; not run (said at start) */
+  routerUse(by: unknown): void;
+}
+
+export function createServerFacade(d: ServerFacadeDeps) {
+  const api = { listRoutes: () => d.listRoutes(), routes: (r: unknown) => { d.addRoutes(r); return api; } };
   const facade = {
     get httpServer() {
       return d.http.server;
@@ -16,8 +28,18 @@ export function createServerFacade(d: { http: ProjectHttpServer; use(mw: KoaMidd
       d.use(mw);
       return facade;
     },
-    routes(): never {
-      throw new Error('strapi.server.routes() is not supported by Tessera: declare routes in the files of src/api/*/routes/');
+    routes(routes: unknown) {
+      d.addRoutes(routes);
+      return facade;
+    },
+    listRoutes: () => d.listRoutes(),
+    /** v4's `strapi.server.api('content-api')` (its routes and listRoutes) */
+    api: (_name: string) => api,
+    router: {
+      use: (...args: unknown[]) => {
+        d.routerUse(args);
+        return facade.router;
+      },
     },
   };
   return facade;
@@ -86,4 +108,30 @@ export function createContainer(strapi: () => unknown, builtIn: Record<string, u
     },
   };
   return container;
+}
+
+/**
+ * `strapi.admin.services.permission`: plugins register their admin panel actions and conditions at start
+ * (`actionProvider.registerMany`). Tessera has no admin panel: they are kept (so later lookups answer) and not used.
+ */
+export function adminPermissionService() {
+  const provider = () => {
+    const items = new Map<string, unknown>();
+    const keyOf = (item: unknown) => {
+      const o = (item ?? {}) as { uid?: string; name?: string; pluginName?: string; plugin?: string };
+      const owner = o.pluginName ?? o.plugin;
+      return `${owner && owner !== 'admin' ? `plugin::${owner}` : 'admin::'}${owner && owner !== 'admin' ? '.' : ''}${o.uid ?? o.name ?? ''}`;
+    };
+    const p = {
+      register: async (item: unknown) => { items.set(keyOf(item), item); return p; },
+      registerMany: async (list: unknown[]) => { for (const item of list ?? []) items.set(keyOf(item), item); return p; },
+      get: (key: string) => items.get(key),
+      getAll: () => [...items.values()],
+      has: (key: string) => items.has(key),
+      values: () => [...items.values()],
+      keys: () => [...items.keys()],
+    };
+    return p;
+  };
+  return { actionProvider: provider(), conditionProvider: provider() };
 }

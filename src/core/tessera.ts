@@ -4,6 +4,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildModel, type ModelSource } from '../model/build-model';
+import { convertCustomFields, createCustomFields, type CustomFields } from '../model/custom-fields';
+import { provisionalCustomFields, refreshModel } from '../model/refresh-model';
+import { PluginRegistry } from '../plugins/v4/plugin-registry';
+import { pluginRoutes, serverRoutes } from '../plugins/v4/plugin-routes';
+import { addPluginHooks } from '../plugins/v4/plugin-hooks';
+import { extendPlugins, loadProjectPlugins, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
 import { internalModelSources } from '../model/internal-models';
 import type { Model } from '../model/types';
 import { loadProject, type Project } from '../project/load-project';
@@ -64,13 +70,27 @@ export interface Tessera {
   summary(): string;
 }
 
-function modelSources(project: Project): ModelSource[] {
-  const internal = internalModelSources().map((src) => {
+function internalSources(project: Project): ModelSource[] {
+  return internalModelSources().map((src) => {
     const ext = project.extensions[src.uid];
     // src/extensions/<plugin>/content-types/<name>/schema.json replaces the plugin's schema (v4)
     return ext ? { ...src, schema: { ...src.schema, ...ext, attributes: ext.attributes ?? src.schema.attributes } } : src;
   });
-  return [...internal, ...project.sources];
+}
+
+/**
+ * The model's sources as the plugins' modules now have them (an extension or a register() may have changed
+ * their content types), custom fields as their underlying types.
+ */
+function currentSources(project: Project, registry: PluginRegistry, internal: ModelSource[], customFields: CustomFields): ModelSource[] {
+  const fromModules = new Map<string, ModelSource>();
+  for (const p of registry.all()) for (const src of pluginModelSources(p.name, p.module, p.file)) fromModules.set(src.uid, src);
+  const internalNow = internal.map((src) => {
+    const now = fromModules.get(src.uid);
+    return now ? { ...src, schema: now.schema } : src;
+  });
+  const thirdParty = [...fromModules.values()].filter((src) => !internal.some((i) => i.uid === src.uid));
+  return convertCustomFields([...internalNow, ...thirdParty, ...project.sources], customFields);
 }
 
 function openDatabase(project: Project): Database {
@@ -86,7 +106,15 @@ function openDatabase(project: Project): Database {
 export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const log = opts.logger ?? createLogger({ silent: opts.silent });
   const project = await loadProject(path.resolve(opts.dir), { env: opts.env });
-  const model = buildModel(modelSources(project));
+  // the project's v4 plugins: loaded before the model, which holds their content types
+  const projectPlugins = await loadProjectPlugins(project);
+  const notRun = [...projectPlugins.notRun];
+  const internal = internalSources(project);
+  const initialSources = [...internal, ...projectPlugins.plugins.flatMap((p) => pluginModelSources(p.name, p.module, p.file)), ...project.sources];
+  // custom fields are known after the register() calls: until then their attributes stand as JSON (nothing reads
+  // them before), and the model is completed in place once they are registered
+  const model = buildModel(provisionalCustomFields(initialSources), { warn: (m) => log.warn(m) });
+  Object.assign(project.lifecycles, pluginLifecycles(projectPlugins.plugins));
   const settings = middlewareSettings(project.config.get('middlewares'), path.join(project.dir, 'config/middlewares.js'));
   // config/api.js `rest.maxJsonDepth`: JSON bodies (server) and json/blocks values (document service)
   const jsonDepth = maxJsonDepth((key) => project.config.get(key, undefined));
@@ -145,15 +173,33 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     cron = jobs;
     const httpServer = createProjectHttpServer();
     const usedMiddlewares: { before: KoaMiddleware[]; after: KoaMiddleware[] } = { before: [], after: [] };
+    const addedRoutes: unknown[] = [];
     let phase: 'register' | 'bootstrap' | 'built' = 'register';
     let loaded = false;
     const hooks = hookRegistry(project, () => strapi);
+    // strapi.plugin(name) / strapi.plugins: Tessera's plugins as v4 modules, then the project's, in v4's order
+    const registry = new PluginRegistry({ project, model: () => model, strapi: () => strapi, core: () => api!.coreFactory });
+    const natives = new Map(plugins.map((p) => [p.name, p]));
+    for (const p of plugins) registry.add({ name: p.name, module: nativeModule(p, project, internal), native: true, file: `the ${p.name} plugin`, provider: p.providerInstance });
+    for (const p of projectPlugins.plugins) registry.add({ name: p.name, module: p.module, native: false, file: p.file });
+    // v4: a custom field names a plugin only when that plugin is loaded, else it is global::
+    const customFields = createCustomFields({ isPlugin: (name) => registry.get(name) !== undefined });
     // strapi.requestContext: requests are tracked when project code mentions it, or config/server.js says so
     const trackRequests = project.config.get<boolean | undefined>('server.requestContext', undefined) ?? projectSourceUses(project.dir, 'requestContext');
     // the strapi object first: v4 factories (`createCoreController(uid, ({ strapi }) => ...)`) receive it
     strapi = createStrapiObject({
-      project, model, db, query, log, api: () => api!, access, plugins, entityService, lifecycles, eventHub: webhooks.eventHub,
+      project, model, db, query, log, api: () => api!, access, plugins: registry, customFields, entityService, lifecycles, eventHub: webhooks.eventHub,
       cron: jobs, httpServer, hooks: () => hooks, isLoaded: () => loaded, restart: opts.restart, trackRequests,
+      server: {
+        addRoutes: (r) => {
+          if (phase === 'built') throw new Error('strapi.server.routes() is only possible in register or bootstrap (the server is built once, at start)');
+          addedRoutes.push(r);
+        },
+        listRoutes: () => api!.routes().map((r) => ({ methods: [r.method], path: `${project.config.get<string>('api.rest.prefix', '/api')}${r.path}`, stack: [] })),
+        routerUse: () => {
+          notRun.push('a koa router added with strapi.server.router.use() (a plugin answering requests before the Content API, e.g. a response cache): not run, every request is answered by the API itself');
+        },
+      },
       useMiddleware: (mw) => {
         if (phase === 'built') throw new Error('strapi.server.use() is only possible in register or bootstrap (the server is built once, at start)');
         usedMiddlewares[phase === 'register' ? 'before' : 'after'].push(mw);
@@ -161,14 +207,26 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     });
     (globalThis as { strapi?: unknown }).strapi = strapi;
     api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles, media: upload.media });
-    api.instantiateAll();
 
     const lifecycle = opts.lifecycle !== false;
-    if (lifecycle) await project.app.register?.({ strapi });
+    await extendPlugins(registry, project, natives, notRun);
+    if (lifecycle) {
+      for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'register', strapi);
+      await project.app.register?.({ strapi });
+    }
+    // what extensions and register() changed of the plugins' content types, and the custom fields they registered
+    const finalSources = currentSources(project, registry, internal, customFields);
+    if (JSON.stringify(finalSources.map((s) => s.schema)) !== JSON.stringify(initialSources.map((s) => s.schema))) {
+      refreshModel(model, buildModel(finalSources, { warn: () => undefined }));
+      strapi.refreshSchemas();
+    }
+    api.instantiateAll();
+    addPluginHooks(hooks, registry);
     phase = 'bootstrap';
     const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
     await access.bootstrap();
     for (const plugin of plugins) await plugin.bootstrap?.();
+    if (lifecycle) for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'bootstrap', strapi);
     // as v4: the tasks of config/server.js are added before the project's bootstrap, started after it
     if (lifecycle && project.config.get<boolean>('server.cron.enabled', false) === true) jobs.add(project.config.get('server.cron.tasks', {}));
     if (lifecycle) await project.app.bootstrap?.({ strapi });
@@ -176,7 +234,13 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     if (lifecycle) jobs.start();
     loaded = true;
 
-    const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
+    const routes = [...api.routes(), ...plugins.filter((p) => !p.v4).flatMap((p) => p.routes?.() ?? [])];
+    for (const p of registry.all()) {
+      if (p.native && !natives.get(p.name)!.v4) continue;
+      routes.push(...pluginRoutes(p, registry, model, (uid) => api!.controller(uid)).routes);
+    }
+    routes.push(...serverRoutes(addedRoutes, (uid) => api!.controller(uid), 'strapi.server.routes()'));
+    if (notRun.length) log.warn(`not run by Tessera:\n  - ${notRun.join('\n  - ')}`);
     access.setKnownActions(routes.map((r) => r.action));
     // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up
     attachRouteHooks(routes, hooks);
@@ -215,6 +279,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         await jobs.destroy(); // no new runs; the runs in flight finish (bounded) before the database closes
         await server.close(); // stops accepting, lets requests in flight finish
         if (lifecycle) await project.app.destroy?.({ strapi });
+        if (lifecycle) for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'destroy', strapi).catch((err) => log.error({ err }, (err as Error).message));
         for (const plugin of plugins) await plugin.destroy?.();
         await webhooks.close(); // calls in flight end (each within its timeout); waiting ones are dropped
         await access.close();

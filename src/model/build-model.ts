@@ -1,4 +1,6 @@
 // Raw schema.json definitions -> the normalized Model, with v4's implicit attributes and storage names.
+import { unregisteredCustomField } from './custom-fields';
+import { camelCase, upperFirst } from 'lodash';
 import { ModelError } from './errors';
 import { RELATION_KINDS, SCALAR_TYPES, isMorph, isToMany } from './attribute-kinds';
 import { columnName, componentsTableName, linkTableName, snakeCase } from './names';
@@ -6,6 +8,14 @@ import type {
   Attribute, AttributeBase, ContentType, JoinTable, Model, ModelKind, RawAttribute, RawSchema,
   RelationAttribute, RelationKind, ScalarType,
 } from './types';
+
+export interface BuildModelOptions {
+  /**
+   * A schema mistake v4 starts with anyway (one line naming the file and attribute); without it, a Node process
+   * warning.
+   */
+  warn?(message: string): void;
+}
 
 export interface ModelSource {
   uid: string;
@@ -57,6 +67,7 @@ function baseOf(name: string, raw: RawAttribute): AttributeBase {
     required: raw.required === true,
     writable: raw.writable !== false && !TIMESTAMP_NAMES.has(name),
     localized: i18n?.localized !== false,
+    ...(typeof raw.customField === 'string' ? { customField: raw.customField } : {}),
     raw,
   };
 }
@@ -101,7 +112,8 @@ function normalizeAttribute(src: ModelSource, name: string, raw: RawAttribute): 
         kind: 'relation',
         relation,
         target: (raw.target as string) ?? '',
-        owner: typeof raw.mappedBy !== 'string',
+        // v4 isOwner: unidirectional, or the side with inversedBy
+        owner: typeof raw.inversedBy === 'string' || typeof raw.mappedBy !== 'string',
         mappedBy: typeof raw.mappedBy === 'string' ? raw.mappedBy : undefined,
         inversedBy: typeof raw.inversedBy === 'string' ? raw.inversedBy : undefined,
         many: isToMany(relation),
@@ -127,6 +139,9 @@ function normalizeAttribute(src: ModelSource, name: string, raw: RawAttribute): 
     case 'dynamiczone':
       if (!Array.isArray(raw.components) || raw.components.length === 0) fail('a dynamic zone needs a "components" list');
       return { ...base, kind: 'dynamiczone', components: raw.components as string[], min: num(raw.min), max: num(raw.max) };
+    case 'customField':
+      // convertCustomFields gives every registered one its type first: this one nothing registered
+      throw unregisteredCustomField(src.file ?? src.uid, name, raw.customField);
     default:
       return fail(`unknown attribute type "${type}"`);
   }
@@ -181,10 +196,18 @@ function buildType(src: ModelSource, hasAdminUser: boolean): ContentType {
       modelType: isComponent ? 'component' : 'contentType',
       modelName: src.modelName,
       kind: isComponent ? undefined : src.kind,
-      ...(isComponent ? { category } : {}),
+      ...(isComponent ? { category } : contentTypeNames(src)),
     },
     file: src.file,
   };
+}
+
+/** v4's `globalId` of a content type (`Article`, `TodoTask` for `plugin::todo.task`) and `plugin` of a plugin's */
+function contentTypeNames(src: ModelSource): { globalId: unknown; plugin?: string } {
+  const m = /^(?:plugin::([^.]+)|(admin|strapi)::)/.exec(src.uid);
+  const prefix = m?.[1] ?? m?.[2];
+  const globalId = src.schema.globalId ?? upperFirst(camelCase(prefix ? `${prefix}-${src.modelName}` : src.modelName));
+  return m?.[1] ? { globalId, plugin: m[1] } : { globalId };
 }
 
 /** The owner side's link table, named as v4's database metadata names it. */
@@ -212,7 +235,7 @@ function swapped(jt: JoinTable): JoinTable {
   };
 }
 
-function resolveReferences(all: Map<string, ContentType>): void {
+function resolveReferences(all: Map<string, ContentType>, warn: (message: string) => void): void {
   for (const ct of all.values()) {
     const where = ct.file ?? ct.uid;
     for (const [name, attr] of Object.entries(ct.attributes)) {
@@ -227,6 +250,13 @@ function resolveReferences(all: Map<string, ContentType>): void {
       } else if (attr.kind === 'relation' && !isMorph(attr.relation)) {
         const target = all.get(attr.target);
         if (!target || target.kind === 'component') throw new ModelError(`relation target "${attr.target}" does not exist`, where, name);
+        // v4's database metadata refuses these two (createOneToMany, createManyToOne)
+        if (attr.relation === 'oneToMany' && attr.owner && attr.inversedBy) {
+          throw new ModelError('one side of a oneToMany cannot be the owner side in a bidirectional relation (use mappedBy)', where, name);
+        }
+        if (attr.relation === 'manyToOne' && !attr.owner) {
+          throw new ModelError('The many side of a manyToOne must be the owning side (use inversedBy)', where, name);
+        }
         if (attr.joinColumn) { attr.joinColumn.referencedTable = target.collectionName; continue; }
         if (!attr.owner) continue;
         let inverse: RelationAttribute | undefined;
@@ -242,22 +272,31 @@ function resolveReferences(all: Map<string, ContentType>): void {
       }
     }
   }
-  // An inverse side whose owner never named it back.
+  // v4 links an inverse side only from its owner's inversedBy: one whose owner does not name it back gets no link
+  // table and starts anyway (populate answers nothing, writes are dropped, filters reach the wrong table). It is
+  // left out of the model; strapi.contentTypes still shows it, as v4's does.
   for (const ct of all.values()) {
     for (const [name, attr] of Object.entries(ct.attributes)) {
-      if (attr.kind === 'relation' && !attr.owner && !attr.joinTable) {
-        const target = all.get(attr.target)!;
-        const owner = target.attributes[attr.mappedBy!];
-        if (!owner || owner.kind !== 'relation' || owner.target !== ct.uid || !owner.joinTable) {
-          throw new ModelError(`mappedBy "${attr.mappedBy}" is not a relation of "${attr.target}" back to "${ct.uid}"`, ct.file ?? ct.uid, name);
-        }
-        attr.joinTable = swapped(owner.joinTable);
-      }
+      if (attr.kind !== 'relation' || attr.owner || attr.joinTable || isMorph(attr.relation)) continue;
+      const why = unlinkedInverseSide(all.get(attr.target)!, ct.uid, name, attr.mappedBy!);
+      warn(new ModelError(`${why}: v4 never links this side, so it is left out (no populate, filters or writes)`, ct.file ?? ct.uid, name).message);
+      delete ct.attributes[name];
     }
   }
 }
 
-export function buildModel(sources: ModelSource[]): Model {
+/** why the owner side named by `mappedBy` does not link back to `inverseName` of `inverseUid` */
+function unlinkedInverseSide(target: ContentType, inverseUid: string, inverseName: string, mappedBy: string): string {
+  const owner = target.attributes[mappedBy];
+  const named = `mappedBy "${mappedBy}"`;
+  if (!owner) return `${named} names no attribute of "${target.uid}"`;
+  if (owner.kind !== 'relation') return `${named} names a ${owner.kind} attribute of "${target.uid}", not a relation`;
+  if (owner.target !== inverseUid) return `${named} names a relation of "${target.uid}" to "${owner.target}", not to "${inverseUid}"`;
+  return `${named} names a relation of "${target.uid}" whose inversedBy is not "${inverseName}"`;
+}
+
+export function buildModel(sources: ModelSource[], options: BuildModelOptions = {}): Model {
+  const warn = options.warn ?? ((message: string) => process.emitWarning(message, 'TesseraModelWarning'));
   const all = new Map<string, ContentType>();
   const hasAdminUser = sources.some((s) => s.uid === ADMIN_USER);
   const tables = new Map<string, string>();
@@ -269,7 +308,7 @@ export function buildModel(sources: ModelSource[]): Model {
     tables.set(ct.collectionName, ct.uid);
     all.set(src.uid, ct);
   }
-  resolveReferences(all);
+  resolveReferences(all, warn);
   const contentTypes = new Map([...all].filter(([, ct]) => ct.kind !== 'component'));
   const components = new Map([...all].filter(([, ct]) => ct.kind === 'component'));
   const apiTypes = [...contentTypes.values()].filter((ct) => ct.origin === 'api');

@@ -22,6 +22,8 @@ export interface AttributeBase {
   writable: boolean;
   /** attribute opts out of i18n localization (pluginOptions.i18n.localized === false) */
   localized: boolean;
+  /** the custom field it was declared with (`plugin::color-picker.color`); its type is then the field's type */
+  customField?: string;
   raw: RawAttribute;
 }
 
@@ -56,7 +58,7 @@ export interface RelationAttribute extends AttributeBase {
   kind: 'relation';
   relation: RelationKind;
   target: string;
-  /** this side holds the link table definition (has inversedBy, or has no mappedBy) */
+  /** this side holds the link table definition (has inversedBy, or has no mappedBy: v4's isOwner) */
   owner: boolean;
   mappedBy?: string;
   inversedBy?: string;

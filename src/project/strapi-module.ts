@@ -35,15 +35,31 @@ export interface StrapiFactories {
   createCoreService(uid: string, extend?: Function | object): unknown;
 }
 
-/** The default factories: record what the project asked for, interpret later. */
+/**
+ * What a core controller or service descriptor does when called as v4's factory (`({ strapi }) => controller`,
+ * as plugins and extensions call them): the `strapi` object Tessera hands out builds it.
+ */
+export const BUILD_CORE = Symbol.for('tessera.buildCore');
+type CoreBuilder = (kind: 'controller' | 'service', uid: string, descriptor: CoreControllerDescriptor | CoreServiceDescriptor) => unknown;
+
+function callableDescriptor<T extends CoreControllerDescriptor | CoreServiceDescriptor>(d: T, kind: 'controller' | 'service'): T {
+  const factory = (opts?: { strapi?: Record<symbol, CoreBuilder> }) => {
+    const build = opts?.strapi?.[BUILD_CORE] ?? (globalThis as { strapi?: Record<symbol, CoreBuilder> }).strapi?.[BUILD_CORE];
+    if (typeof build !== 'function') throw new Error(`createCore${kind === 'controller' ? 'Controller' : 'Service'}("${d.uid}") was called without the strapi object`);
+    return build(kind, d.uid, d);
+  };
+  return Object.assign(factory, d);
+}
+
+/** The default factories: record what the project asked for, interpret later (or when called, as v4's factories). */
 export const descriptorFactories: StrapiFactories = {
   createCoreRouter: (uid, options = {}): CoreRouterDescriptor => ({ __tessera: 'core-router', uid, options }),
-  createCoreController: (uid, extend): CoreControllerDescriptor => ({ __tessera: 'core-controller', uid, extend }),
-  createCoreService: (uid, extend): CoreServiceDescriptor => ({ __tessera: 'core-service', uid, extend }),
+  createCoreController: (uid, extend) => callableDescriptor<CoreControllerDescriptor>({ __tessera: 'core-controller', uid, extend }, 'controller'),
+  createCoreService: (uid, extend) => callableDescriptor<CoreServiceDescriptor>({ __tessera: 'core-service', uid, extend }, 'service'),
 };
 
 const tagged = (x: unknown, tag: CoreDescriptor['__tessera']): boolean =>
-  typeof x === 'object' && x !== null && (x as { __tessera?: unknown }).__tessera === tag;
+  (typeof x === 'object' || typeof x === 'function') && x !== null && (x as { __tessera?: unknown }).__tessera === tag;
 export const isCoreRouter = (x: unknown): x is CoreRouterDescriptor => tagged(x, 'core-router');
 export const isCoreController = (x: unknown): x is CoreControllerDescriptor => tagged(x, 'core-controller');
 export const isCoreService = (x: unknown): x is CoreServiceDescriptor => tagged(x, 'core-service');

@@ -219,6 +219,26 @@ class ContextRequest {
   set querystring(v) { this.#ctx.querystring = v; }
   get url() { return this.#ctx.url; }
   set url(v) { this.#ctx.url = v; }
+  /** koa-router sets them on the request too */
+  get params() { return this.#ctx.params; }
+  get path() { return this.#ctx.path; }
+}
+
+const STRATEGY_NAMES: Record<Auth['kind'], string | undefined> = { public: 'users-permissions', user: 'users-permissions', 'api-token': 'api-token', none: undefined };
+
+/**
+ * v4's `ctx.state.auth` members besides Tessera's own: `strategy.name`, `credentials` (the user or the token,
+ * null for the public), as plugins read them; written once per auth object, not enumerable.
+ */
+export function withV4Auth(auth: Auth): Auth {
+  if (Object.hasOwn(auth, 'strategy')) return auth;
+  const name = STRATEGY_NAMES[auth.kind];
+  const credentials = auth.kind === 'user' ? auth.user : auth.kind === 'api-token' ? auth.token : null;
+  Object.defineProperties(auth, {
+    strategy: { value: name ? { name } : undefined },
+    credentials: { value: credentials },
+  });
+  return auth;
 }
 
 const NO_CONFIG: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -242,7 +262,7 @@ export function createContext(init: {
   ctx[QUERY_CONFIG] = init.queryConfig ?? NO_CONFIG;
   ctx.params = init.params;
   ctx.request = new ContextRequest(ctx, init.body ?? {}, init.headers, init.method);
-  ctx.state = { auth: init.auth, route: init.route, user: init.user };
+  ctx.state = { auth: withV4Auth(init.auth), route: init.route, user: init.user };
   ctx.raw = init.raw;
   ctx.body = undefined;
   ctx.status = 200;

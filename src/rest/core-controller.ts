@@ -127,9 +127,10 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   // locale handling (default locale on create, unknown locale, `locale`/`localizations` ignored on update,
   // sibling sync) is the service's, as in v4 (the i18n decorator sits on the entity service)
 
+  // v4: the actions are the controller's own, the helpers (sanitizeOutput, transformResponse...) its prototype's
+  const withHelpers = <T extends object>(actions: T): T & typeof helpers => Object.setPrototypeOf(actions, helpers) as T & typeof helpers;
   if (ct.kind === 'singleType') {
-    return {
-      ...helpers,
+    return withHelpers({
       /** localized with `locale=all`: every locale's entry, as a list (v4) */
       async find(this: ControllerSelf, ctx: RequestContext) {
         const entity = await deps.service().findSingle(await q(this, ctx, 'findOne'));
@@ -144,10 +145,9 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
         const entity = await deps.service().deleteSingle(await q(this, ctx, 'write'));
         return entity ? respond(this, ctx, entity) : null;
       },
-    };
+    });
   }
-  return {
-    ...helpers,
+  return withHelpers({
     async find(this: ControllerSelf, ctx: RequestContext) {
       const svc = deps.service();
       const fast = isCore(svc, 'find') && plainHelpers(this);
@@ -187,7 +187,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       const entity = await deps.service().delete(id, await q(this, ctx, 'write'));
       return entity ? respond(this, ctx, entity) : null;
     },
-  };
+  });
 }
 
 export type CoreController = ReturnType<typeof createCoreController>;

@@ -19,8 +19,10 @@ export interface RouteConfig {
 
 export interface RouteDef {
   method: HttpMethod;
-  /** path below the REST prefix, e.g. `/articles/:id` */
+  /** path below the REST prefix, e.g. `/articles/:id` (with `root`: the whole path) */
   path: string;
+  /** served at `path` itself, not below the REST prefix (plugins' admin routes, `strapi.server.routes([...])`) */
+  root?: boolean;
   /** permission action, e.g. `api::article.article.find` */
   action: string;
   uid?: string;
@@ -51,18 +53,44 @@ function bind(controllers: ControllerLookup, controllerUid: string, method: stri
   };
 }
 
-function coreRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string, apiName: string): RouteDef[] {
+/** One route of a core router as v4's createCoreRouter lists it (`router.routes`): project code may change it. */
+export interface CoreRouteObject {
+  method: HttpMethod;
+  path: string;
+  handler: string;
+  config: RouteConfig;
+}
+
+/**
+ * v4's `router.routes` of a createCoreRouter(uid, options): made once and kept on the descriptor, so what
+ * project code pushes onto a route's `config.middlewares` (in register) is what is served.
+ */
+export function coreRouterObjects(ct: ContentType, d: CoreRouterDescriptor): CoreRouteObject[] {
+  const kept = d as CoreRouterDescriptor & { routes?: CoreRouteObject[]; type?: string; prefix?: string };
+  if (kept.routes) return kept.routes;
   const o = d.options as { prefix?: string; only?: string[]; except?: string[]; config?: Record<string, RouteConfig> };
-  const base = `${o.prefix ?? ''}/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`;
+  const base = `/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`;
   const table = ct.kind === 'singleType' ? SINGLE_ROUTES : COLLECTION_ROUTES;
-  return table
+  kept.type = String((o as { type?: string }).type ?? 'content-api');
+  kept.prefix = o.prefix;
+  kept.routes = table
     .filter(([, , action]) => (!o.only || o.only.includes(action)) && !(o.except ?? []).includes(action))
-    .map(([method, suffix, action]) => ({
-      method, path: base + suffix, action: `${ct.uid}.${action}`, uid: ct.uid,
-      config: o.config?.[action] ?? {},
+    .map(([method, suffix, action]) => ({ method, path: base + suffix, handler: `${ct.uid}.${action}`, config: { ...(o.config?.[action] ?? {}) } }));
+  return kept.routes;
+}
+
+/** createCoreRouter(uid, options): v4's CRUD routes of one content type (a plugin's too: `apiName` absent) */
+export function coreRouterRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string, apiName: string | undefined): RouteDef[] {
+  const prefix = (d.options as { prefix?: string }).prefix ?? '';
+  return coreRouterObjects(ct, d).map((r) => {
+    const action = r.handler.slice(r.handler.lastIndexOf('.') + 1);
+    return {
+      method: r.method, path: prefix + r.path, action: r.handler, uid: ct.uid,
+      config: r.config,
       handler: bind(controllers, ct.uid, action, file),
       origin: { apiName, file },
-    }));
+    };
+  });
 }
 
 /** `'article.custom'` or `'api::article.article.custom'` -> [controller uid, method] */
@@ -83,7 +111,7 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
       if (isCoreRouter(mod)) {
         const ct = model.get(mod.uid);
         if (!ct || ct.kind === 'component') throw new ProjectError(`createCoreRouter: content type "${mod.uid}" does not exist`, file);
-        routes.push(...coreRoutes(ct, mod, controllers, file, apiName));
+        routes.push(...coreRouterRoutes(ct, mod, controllers, file, apiName));
         continue;
       }
       const list = (mod as { routes?: unknown })?.routes;

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { BadRequestError, JsonSyntaxError, MethodNotAllowedError, NotFoundError, ValidationError, httpErrorBody, toErrorBody } from '../errors';
 import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../json-nesting';
 import type { Access } from '../rest/access';
-import { createContext, type RequestContext, type RouteState } from '../rest/context';
+import { createContext, withV4Auth, type RequestContext, type RouteState } from '../rest/context';
 import { compose, type KoaMiddleware } from '../rest/route-chain';
 import { requestContext } from '../rest/request-scope';
 import type { ProjectHttpServer, ServerTimeouts } from './project-http-server';
@@ -214,7 +214,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
 
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of o.routes) {
-    const url = o.prefix + route.path;
+    const url = route.root ? route.path : o.prefix + route.path;
     methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(route.method));
     // a route without policies, middlewares or project middlewares runs with no chain at all
     const state = routeStateOf(route);
@@ -222,7 +222,8 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, state, req, reply)) });
   }
   for (const [url, methods] of methodsByPath) {
-    const others = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
+    // a GET no route takes is v4's public-files catch-all's: a 404 (below), never a 405
+    const others = ['POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
     if (!others.length) continue;
     const allow = [...methods].join(', ');
     app.route({ method: others as never, url, handler: (_req, reply) => { reply.header('allow', allow); sendError(reply, new MethodNotAllowedError(), log); } });
@@ -237,6 +238,12 @@ export function buildServer(o: ServerOptions): FastifyInstance {
       }
       const file = settings.public.enabled ? await resolvePublicFile(o.publicDir, pathOnly, { uploadsDir: uploadsDirOf(o.publicDir) }) : null;
       if (file) return sendPublicFile(req, reply, file, { maxAge: settings.public.maxAge / 1000 });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      // v4: every path has its public-files GET route, so another method anywhere is a 405 for it
+      reply.header('allow', 'HEAD, GET');
+      sendError(reply, new MethodNotAllowedError(), log);
+      return reply;
     }
     sendError(reply, new NotFoundError('Not Found'), log);
     return reply;
@@ -311,7 +318,7 @@ function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, ap
   const authenticate: KoaMiddleware = async (ctx, next) => {
     const raw = ctx.raw!;
     const auth = await callerOf(o, route, raw.req);
-    ctx.state.auth = auth;
+    ctx.state.auth = withV4Auth(auth);
     ctx.state.user = auth.kind === 'user' ? auth.user as RequestContext['state']['user'] : undefined;
     return next();
   };

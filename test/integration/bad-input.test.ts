@@ -53,7 +53,8 @@ const CASES: Case[] = [
   { name: 'update of a missing id', method: 'PUT', url: '/api/articles/99999', body: { data: { title: 'x' } }, status: 404, error: 'NotFoundError', message: 'Not Found' },
   { name: 'delete of a missing id', method: 'DELETE', url: '/api/articles/99999', status: 404, error: 'NotFoundError', message: 'Not Found' },
   { name: 'non-numeric id', method: 'DELETE', url: '/api/articles/abc', status: 404, error: 'NotFoundError', message: 'Not Found' },
-  { name: 'unknown route', method: 'POST', url: '/api/nothing-here', body: { data: {} }, status: 404, error: 'NotFoundError', message: 'Not Found' },
+  // v4: every path has the public-files GET route, so another method on an unknown path is its 405
+  { name: 'unknown route', method: 'POST', url: '/api/nothing-here', body: { data: {} }, status: 405, error: 'MethodNotAllowedError', message: 'Method Not Allowed' },
   { name: 'wrong method', method: 'PATCH', url: '/api/articles/1', body: { data: { title: 'x' } }, status: 405, error: 'MethodNotAllowedError', message: 'Method Not Allowed' },
   { name: 'invalid token', method: 'POST', url: '/api/articles', body: { data: article }, auth: 'not-a-token', status: 401, error: 'UnauthorizedError', message: 'Missing or invalid credentials' },
   { name: 'bad sort direction', method: 'GET', url: '/api/articles?sort=title:up', status: 400, error: 'ValidationError', message: 'Invalid order. order can only be one of asc|desc|ASC|DESC' },

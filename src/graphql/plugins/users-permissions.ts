@@ -21,8 +21,11 @@ type Args = Record<string, unknown>;
 type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Args>;
 
 export interface UsersPermissionsGraphqlDeps {
-  /** a content-API route's handler by method and path below the REST prefix */
-  route(method: HttpMethod, path: string): RouteDef['handler'] | undefined;
+  /**
+   * the plugin's controller action, as v4's resolvers call it (`strapi.plugin('users-permissions').controller(name)`):
+   * an extension that replaces it is called, a route it closes does not matter, no route middleware runs
+   */
+  action(controller: string, action: string): RouteDef['handler'] | undefined;
   /** v4's `emailConfirmation(ctx, next, returnUser)`: with `returnUser`, a JWT and the user instead of a redirect */
   emailConfirmation(ctx: RequestContext, next: unknown, returnUser: boolean): Promise<unknown>;
 }
@@ -42,10 +45,10 @@ export function attachUsersPermissions(schema: GraphQLSchema, door: GraphqlDoor,
   if (!query.me) return; // the schema has no users-permissions operations (shadow CRUD off, or the types disabled)
   const userType = door.model.require(USER);
 
-  const rest = (method: HttpMethod, path: string) => {
-    const handler = deps.route(method, path);
-    if (!handler) throw new Error(`graphql: the users-permissions route ${method} ${path} is missing`);
-    return (ctx: GraphqlContext, call: RestCall) => callRest(handler, ctx, call);
+  const rest = (controller: string, action: string) => (ctx: GraphqlContext, call: RestCall) => {
+    const handler = deps.action(controller, action);
+    if (!handler) throw new Error(`graphql: the users-permissions action ${controller}.${action} is missing`);
+    return callRest(handler, ctx, call);
   };
   const scoped = (action: string, resolve: Resolver): Resolver => (parent, args, ctx, info) => {
     door.authorize(ctx.auth, `${SCOPE}.${action}`);
@@ -54,17 +57,17 @@ export function attachUsersPermissions(schema: GraphQLSchema, door: GraphqlDoor,
   /** `<Type>EntityResponse` of a user the controller answered; relations below it are loaded when selected */
   const userResponse = (value: unknown) => ({ data: value ? entryOf(door.model, userType, value as Entity, true) : null });
 
-  const login = rest('POST', '/auth/local');
-  const register = rest('POST', '/auth/local/register');
-  const forgotPassword = rest('POST', '/auth/forgot-password');
-  const resetPassword = rest('POST', '/auth/reset-password');
-  const changePassword = rest('POST', '/auth/change-password');
-  const createUser = rest('POST', '/users');
-  const updateUser = rest('PUT', '/users/:id');
-  const deleteUser = rest('DELETE', '/users/:id');
-  const createRole = rest('POST', '/users-permissions/roles');
-  const updateRole = rest('PUT', '/users-permissions/roles/:id');
-  const deleteRole = rest('DELETE', '/users-permissions/roles/:id');
+  const login = rest('auth', 'callback');
+  const register = rest('auth', 'register');
+  const forgotPassword = rest('auth', 'forgotPassword');
+  const resetPassword = rest('auth', 'resetPassword');
+  const changePassword = rest('auth', 'changePassword');
+  const createUser = rest('user', 'create');
+  const updateUser = rest('user', 'update');
+  const deleteUser = rest('user', 'destroy');
+  const createRole = rest('role', 'createRole');
+  const updateRole = rest('role', 'updateRole');
+  const deleteRole = rest('role', 'deleteRole');
 
   const resolvers: Record<string, Resolver> = {
     async login(_p, args, ctx) {

@@ -104,7 +104,18 @@ export function createGraphqlPlugin(ctx: PluginContext, deps: () => GraphqlPlugi
       const door = new GraphqlDoor({ model: ctx.model, config, access: ctx.access.rest, log: ctx.log, ...core });
       const authReplaced = new Set<string>();
       const crudScopes = attachResolvers(generated, door, { authReplaced });
-      attachUsersPermissions(generated, door, { route, emailConfirmation: usersPermissions.controllers.auth.emailConfirmation });
+      const upController = (name: string) => (ctx.strapi() as { plugin(n: string): { controller(c: string): Record<string, unknown> | undefined } }).plugin('users-permissions').controller(name);
+      attachUsersPermissions(generated, door, {
+        action: (controller, action) => {
+          const c = upController(controller);
+          const fn = c?.[action];
+          return typeof fn === 'function' ? async (rctx) => {
+            usersPermissions.limitAction(`${controller}.${action}`, rctx);
+            return fn.call(c, rctx);
+          } : undefined;
+        },
+        emailConfirmation: usersPermissions.controllers.auth.emailConfirmation,
+      });
       attachUpload(generated, door, upload);
       attachI18n(generated, door, { route });
       const strapi = ctx.strapi as () => { entityService: { count(uid: string, params: Record<string, unknown>): Promise<number> } };

@@ -3,6 +3,7 @@
 // (JWT secret, settings; roles and default permissions are created by core/access.ts's bootstrap).
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
 import type { EntityService } from '../../core/entity-service';
+import type { RequestContext } from '../../rest/context';
 import { assertJwtOptions, createJwtService, signJwt, type JwtOptions } from '../../auth/jwt';
 import { resolveJwtSecret } from '../../auth/jwt-secret';
 import { UP_USER_UID } from '../../auth/jwt-strategy';
@@ -15,7 +16,7 @@ import { createAuthController } from './controllers/auth';
 import type { ControllerDeps } from './controllers/context';
 import { createRoleController } from './controllers/roles';
 import { createUserController } from './controllers/users';
-import { PLUGIN_ACTIONS, upRoutes } from './routes';
+import { PLUGIN_ACTIONS, limitAction, rateLimitMiddleware, upRouters } from './routes';
 import { sanitizeOutput } from './sanitize';
 import { createServices } from './services';
 import { createSettings } from './settings';
@@ -38,12 +39,26 @@ export interface UsersPermissionsPluginOptions {
 }
 
 export interface UsersPermissionsPlugin extends TesseraPlugin {
+  /** counts a call of a rate-limited action made outside its route (GraphQL) in that route's window; throws when over */
+  limitAction(action: string, ctx: RequestContext): void;
   /** v4's `strapi.plugin('users-permissions').controller(name)`, which its GraphQL mutations call */
   controllers: {
     auth: ReturnType<typeof createAuthController>;
     user: ReturnType<typeof createUserController>;
     role: ReturnType<typeof createRoleController>;
   };
+}
+
+/**
+ * The controllers as v4's are seen from project code: an action sets `ctx.body` (an extension that wraps one
+ * reads it there after awaiting the original), and keeps returning it for Tessera's own callers.
+ */
+function v4Controllers(controllers: Record<string, Record<string, (ctx: RequestContext) => Promise<unknown>>>) {
+  return Object.fromEntries(Object.entries(controllers).map(([name, actions]) => [name, Object.fromEntries(Object.entries(actions).map(([key, fn]) => [key, async (ctx: RequestContext) => {
+    const value = await fn(ctx);
+    if (value !== undefined && value !== null && (ctx.body === undefined || ctx.body === null)) ctx.body = value;
+    return value;
+  }]))]));
 }
 
 export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPermissionsPluginOptions): UsersPermissionsPlugin {
@@ -133,7 +148,13 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
     name: 'users-permissions',
     controllers,
     services: { ...services, providers, 'providers-registry': registry },
-    routes: () => upRoutes(controllers, limiter),
+    limitAction: (action, rctx) => limitAction(limiter, action, rctx),
+    v4: {
+      routes: upRouters(),
+      // v4's route table names the permissions tree's controller `permissions`
+      controllers: v4Controllers({ ...controllers, permissions: { getPermissions: controllers.role.getPermissions } }),
+      middlewares: { rateLimit: rateLimitMiddleware(limiter) },
+    },
     async bootstrap() {
       assertJwtOptions(jwtOptions());
       secret = resolveJwtSecret({ configured: ctx.config('jwtSecret', undefined), projectDir: project.dir, env: process.env, log }).secret;

@@ -59,7 +59,7 @@ describe('strapi object', () => {
       expect((await fetch(running.url + url)).headers.get('x-used'), url).toBe('bootstrap,register');
     }
     expect(() => running.app.strapi.server.use(async (_ctx, next) => next())).toThrow(/only possible in register or bootstrap/);
-    expect(() => running.app.strapi.server.routes()).toThrow(/not supported by Tessera/);
+    expect(() => running.app.strapi.server.routes([])).toThrow(/only possible in register or bootstrap/);
   });
 
   it('has fetch, a silent telemetry, a container and isLoaded', async () => {

@@ -1,0 +1,89 @@
+// Which plugins a v4 project enables, as v4's getEnabledPlugins finds them: packages of the project's
+// package.json `dependencies` whose own package.json says `strapi.kind: "plugin"` (named by `strapi.name`),
+// then config/plugins.js declarations (`name: true | false | { enabled, resolve, config }`), a declaration
+// winning over the package of the same folder; `enabled: false` removes a plugin.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Project } from '../../project/load-project';
+import { ProjectError } from '../../project/errors';
+
+export interface PluginDeclaration {
+  /** the v4 plugin name (`strapi.name` of its package.json, or the config/plugins.js key) */
+  name: string;
+  /** the plugin's folder; absent for a plugin declared without `resolve` and not installed (a built-in one) */
+  dir?: string;
+  /** the npm package, for installed plugins */
+  packageName?: string;
+  /** declared with `resolve` in config/plugins.js */
+  local: boolean;
+}
+
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+const strapiInfo = (pkg: Record<string, unknown> | undefined) => pkg?.strapi as { kind?: unknown; name?: unknown } | undefined;
+
+function assertName(name: string, file: string): void {
+  if (!KEBAB.test(name)) throw new ProjectError(`Plugin name "${name}" is not in kebab (an-example-of-kebab-case)`, file);
+}
+
+/** Installed plugins: the project's dependencies that are Strapi plugins (resolved from the project folder). */
+function installedPlugins(project: Project): PluginDeclaration[] {
+  const pkg = readJson(path.join(project.dir, 'package.json'));
+  const deps = Object.keys((pkg?.dependencies as Record<string, string> | undefined) ?? {});
+  const req = createRequire(path.join(project.dir, 'package.json'));
+  const out: PluginDeclaration[] = [];
+  for (const dep of deps) {
+    let file: string;
+    try {
+      file = req.resolve(`${dep}/package.json`);
+    } catch {
+      continue; // v4 skips what it cannot require
+    }
+    const info = strapiInfo(readJson(file));
+    if (info?.kind !== 'plugin' || typeof info.name !== 'string') continue;
+    assertName(info.name, file);
+    out.push({ name: info.name, dir: path.dirname(file), packageName: dep, local: false });
+  }
+  return out;
+}
+
+/** v4 `toDetailedDeclaration`: `resolve` is a module path or package, else a folder relative to the project. */
+function resolveDir(project: Project, resolve: string, file: string): string {
+  try {
+    return path.dirname(createRequire(path.join(project.dir, 'package.json')).resolve(resolve));
+  } catch {
+    const dir = path.resolve(project.dir, resolve);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new ProjectError(`${resolve} couldn't be resolved`, file);
+    return dir;
+  }
+}
+
+export function enabledPlugins(project: Project): PluginDeclaration[] {
+  const file = path.join(project.dir, 'config/plugins.js');
+  const byName = new Map<string, PluginDeclaration & { enabled: boolean }>();
+  const declaredDirs = new Set<string>();
+  const declared: Array<PluginDeclaration & { enabled: boolean }> = [];
+  for (const [name, entry] of Object.entries(project.config.plugins)) {
+    assertName(name, file);
+    const e = typeof entry === 'boolean' ? { enabled: entry } : (entry ?? {});
+    const dir = typeof e.resolve === 'string' ? resolveDir(project, e.resolve, file) : undefined;
+    if (dir) declaredDirs.add(dir);
+    declared.push({ name, dir, local: dir !== undefined, enabled: e.enabled !== false });
+  }
+  for (const p of installedPlugins(project)) if (!declaredDirs.has(p.dir!)) byName.set(p.name, { ...p, enabled: true });
+  // a declaration completes (or disables) the installed plugin of the same name
+  for (const d of declared) {
+    const installed = byName.get(d.name);
+    byName.set(d.name, { ...installed, ...d, dir: d.dir ?? installed?.dir, packageName: installed?.packageName, local: d.local });
+  }
+  return [...byName.values()].filter((p) => p.enabled).map(({ enabled: _e, ...p }) => p);
+}

@@ -1,0 +1,125 @@
+// The project's plugins through their life at start-up, in v4's order: loaded (server entry, config) before
+// the model is built (their content types are part of it), extended by src/extensions/<plugin>/strapi-server.js,
+// registered, bootstrapped after the schema sync, destroyed on close. Tessera's own plugins take part as v4
+// modules (what project code and extensions see of them). What is enabled but not run is said once, at start.
+import path from 'node:path';
+import type { ModelSource } from '../../model/build-model';
+import type { RawSchema } from '../../model/types';
+import { ProjectError, messageOf } from '../../project/errors';
+import type { Project } from '../../project/load-project';
+import type { TesseraPlugin } from '../../core/plugin';
+import { enabledPlugins } from './discover';
+import { PluginConfigError, applyExtensions, hasServerPart, loadPluginServer, type V4PluginModule } from './plugin-module';
+import type { PluginRegistry } from './plugin-registry';
+
+export interface LoadedPlugin {
+  name: string;
+  module: V4PluginModule;
+  /** the server entry (messages) */
+  file: string;
+}
+
+export interface LoadedPlugins {
+  plugins: LoadedPlugin[];
+  /** enabled but not run, each with why (the start-up warning) */
+  notRun: string[];
+}
+
+/** Tessera implements these itself (src/plugins/<name>); their packages' server code is not run */
+export const NATIVE_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'email', 'graphql']);
+
+/** The project's enabled v4 plugins, loaded; one that cannot be loaded is listed in `notRun`, not fatal. */
+export async function loadProjectPlugins(project: Project): Promise<LoadedPlugins> {
+  const plugins: LoadedPlugin[] = [];
+  const notRun: string[] = [];
+  for (const decl of enabledPlugins(project)) {
+    if (NATIVE_PLUGINS.has(decl.name)) continue;
+    const label = decl.packageName && decl.packageName !== decl.name ? `${decl.name} (${decl.packageName})` : decl.name;
+    if (!decl.dir) {
+      notRun.push(`${label}: enabled in config/plugins.js but not installed`);
+      continue;
+    }
+    if (!hasServerPart(decl.dir)) {
+      notRun.push(`${label}: admin panel only (no strapi-server.js)`);
+      continue;
+    }
+    try {
+      plugins.push({ name: decl.name, module: await loadPluginServer(decl.name, decl.dir, project), file: path.join(decl.dir, 'strapi-server.js') });
+    } catch (err) {
+      // a config its validator refuses stops start-up, as in v4; a server part that cannot be loaded is skipped
+      if (err instanceof PluginConfigError) throw err;
+      notRun.push(`${label}: could not be loaded (${messageOf(err)})`);
+    }
+  }
+  return { plugins, notRun };
+}
+
+/** `contentTypes` of a v4 plugin module -> model sources (`plugin::<name>.<key>`) */
+export function pluginModelSources(name: string, module: V4PluginModule, file: string): ModelSource[] {
+  return Object.entries(module.contentTypes ?? {}).map(([key, def]) => {
+    const schema = ((def as { schema?: RawSchema })?.schema ?? def) as RawSchema;
+    const kind = schema?.kind === 'singleType' ? 'singleType' : 'collectionType';
+    return { uid: `plugin::${name}.${key}`, kind, origin: 'plugin' as const, modelName: key, schema, file };
+  });
+}
+
+/** lifecycles of plugin content types (`contentTypes.<key>.lifecycles`), keyed by uid */
+export function pluginLifecycles(plugins: LoadedPlugin[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of plugins) {
+    for (const [key, def] of Object.entries(p.module.contentTypes ?? {})) {
+      const hooks = (def as { lifecycles?: unknown })?.lifecycles;
+      if (hooks) out[`plugin::${p.name}.${key}`] = hooks;
+    }
+  }
+  return out;
+}
+
+/** A Tessera plugin as a v4 module: what `strapi.plugin(name)` shows and what its extension receives. */
+export function nativeModule(plugin: TesseraPlugin, project: Project, sources: ModelSource[]): V4PluginModule {
+  const prefix = `plugin::${plugin.name}.`;
+  const contentTypes = Object.fromEntries(sources.filter((s) => s.uid.startsWith(prefix)).map((s) => [s.uid.slice(prefix.length), { schema: s.schema }]));
+  return {
+    config: project.config.get<Record<string, unknown>>(`plugin.${plugin.name}`, {}),
+    routes: plugin.v4?.routes ?? {},
+    controllers: plugin.v4?.controllers ?? {},
+    services: { ...(plugin.services ?? {}) },
+    contentTypes,
+    policies: {},
+    middlewares: plugin.v4?.middlewares ?? {},
+  };
+}
+
+/** What an extension may change of a Tessera plugin that Tessera does not take from its module (said at start). */
+function servedShape(plugin: TesseraPlugin, module: V4PluginModule): string {
+  if (plugin.v4) return '';
+  return JSON.stringify([module.routes, Object.keys(module.controllers ?? {})], (_k, v) => (typeof v === 'function' ? String(v) : v));
+}
+
+/**
+ * src/extensions/<plugin>/strapi-server.js of every plugin, in load order (v4 applies them before register).
+ * For a Tessera plugin that does not serve its routes from its module, changes to routes or controllers are
+ * listed in `notApplied`.
+ */
+export async function extendPlugins(registry: PluginRegistry, project: Project, natives: Map<string, TesseraPlugin>, notApplied: string[]): Promise<void> {
+  for (const p of registry.all()) {
+    const native = natives.get(p.name);
+    const before = native ? servedShape(native, p.module) : '';
+    const extended = await applyExtensions(p.name, p.module, project);
+    registry.replace(p.name, extended);
+    if (native && servedShape(native, extended) !== before) {
+      notApplied.push(`src/extensions/${p.name}/strapi-server.js changes the routes or controllers of ${p.name}, which Tessera serves itself: those changes are not applied`);
+    }
+  }
+}
+
+/** Runs a plugin's register/bootstrap/destroy, naming the plugin when it throws (v4 stops start-up too). */
+export async function runPluginHook(p: { name: string; module: V4PluginModule; file: string }, hook: 'register' | 'bootstrap' | 'destroy', strapi: unknown): Promise<void> {
+  const fn = p.module[hook];
+  if (typeof fn !== 'function') return;
+  try {
+    await fn.call(p.module, { strapi });
+  } catch (err) {
+    throw new ProjectError(`plugin "${p.name}" ${hook} failed: ${messageOf(err)}`, p.file, err);
+  }
+}
