@@ -9,7 +9,7 @@ import { provisionalCustomFields, refreshModel } from '../model/refresh-model';
 import { PluginRegistry } from '../plugins/v4/plugin-registry';
 import { pluginRoutes, serverRoutes } from '../plugins/v4/plugin-routes';
 import { addPluginHooks } from '../plugins/v4/plugin-hooks';
-import { extendPlugins, loadProjectPlugins, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
+import { ADMIN_ONLY_INTERNAL, adminOnlyModule, extendPlugins, loadProjectPlugins, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
 import { internalModelSources } from '../model/internal-models';
 import type { Model } from '../model/types';
 import { loadProject, type Project } from '../project/load-project';
@@ -180,8 +180,16 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // strapi.plugin(name) / strapi.plugins: Tessera's plugins as v4 modules, then the project's, in v4's order
     const registry = new PluginRegistry({ project, model: () => model, strapi: () => strapi, core: () => api!.coreFactory });
     const natives = new Map(plugins.map((p) => [p.name, p]));
-    for (const p of plugins) registry.add({ name: p.name, module: nativeModule(p, project, internal), native: true, file: `the ${p.name} plugin`, provider: p.providerInstance });
-    for (const p of projectPlugins.plugins) registry.add({ name: p.name, module: p.module, native: false, file: p.file });
+    const addNative = (p: TesseraPlugin) => registry.add({ name: p.name, module: nativeModule(p, project, internal), native: true, file: `the ${p.name} plugin`, provider: p.providerInstance });
+    // v4's order (register and bootstrap run in it); Tessera's own plugins the project does not list come last
+    for (const name of projectPlugins.order) {
+      const native = natives.get(name);
+      const loadedPlugin = projectPlugins.plugins.find((p) => p.name === name);
+      if (native) addNative(native);
+      else if (loadedPlugin) registry.add({ name, module: loadedPlugin.module, native: false, file: loadedPlugin.file });
+      else if (ADMIN_ONLY_INTERNAL.has(name)) registry.add({ name, module: adminOnlyModule(), native: true, file: `the ${name} plugin (admin panel only)` });
+    }
+    for (const p of plugins) if (!registry.get(p.name)) addNative(p);
     // v4: a custom field names a plugin only when that plugin is loaded, else it is global::
     const customFields = createCustomFields({ isPlugin: (name) => registry.get(name) !== undefined });
     // strapi.requestContext: requests are tracked when project code mentions it, or config/server.js says so
@@ -236,7 +244,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
 
     const routes = [...api.routes(), ...plugins.filter((p) => !p.v4).flatMap((p) => p.routes?.() ?? [])];
     for (const p of registry.all()) {
-      if (p.native && !natives.get(p.name)!.v4) continue;
+      if (p.native && !natives.get(p.name)?.v4) continue;
       routes.push(...pluginRoutes(p, registry, model, (uid) => api!.controller(uid)).routes);
     }
     routes.push(...serverRoutes(addedRoutes, (uid) => api!.controller(uid), 'strapi.server.routes()'));

@@ -133,7 +133,8 @@ export function attributeParams(p: ReadPlanner, ct: ContentType, type: GraphQLOb
       for (const n of first.nodes) p.state.failed.set(n, err);
     }
   }
-  const whole = WHOLE_ENTITY_TYPES.get(p.op.schema)?.has(type.name);
+  // files are read whole: signing a private provider's urls needs their provider, hash and ext
+  const whole = ct.uid === 'plugin::upload.file' || WHOLE_ENTITY_TYPES.get(p.op.schema)?.has(type.name);
   const out: Params = { fields: whole ? '*' : fields.length ? fields : ['id'] };
   if (Object.keys(populate).length) out.populate = populate;
   return out;

@@ -1,15 +1,24 @@
-// The email plugin (`strapi.plugin('email').service('email')`): v4's `send` and `sendTemplatedEmail`
-// over the provider configured in config/plugins.js `email.config` (`provider`, `providerOptions`,
-// `settings.defaultFrom` / `defaultReplyTo`). Default provider: the log (see providers.ts).
+// The email plugin (`strapi.plugin('email').service('email')`): v4's `send`, `sendTemplatedEmail` and
+// `getProviderSettings` over the provider configured in config/plugins.js `email.config` (`provider`,
+// `providerOptions`, `settings.defaultFrom` / `defaultReplyTo`; default provider: the log, see providers.ts),
+// and v4's content-API route `POST /api/email` (permission `plugin::email.email.send`), declared as v4 declares it.
 import _ from 'lodash';
 import { ApplicationError } from '../../errors';
 import type { PluginContext, TesseraPlugin } from '../../core/plugin';
+import type { RequestContext } from '../../rest/context';
 import { resolveEmailProvider, type EmailOptions, type EmailProvider, type EmailSettings } from './providers';
+
+export interface EmailConfig {
+  provider: string;
+  providerOptions: Record<string, unknown>;
+  settings: EmailSettings;
+}
 
 export interface EmailService {
   send(options: EmailOptions): Promise<unknown>;
   sendTemplatedEmail(options: EmailOptions, template: { subject?: string; text?: string; html?: string }, data?: Record<string, unknown>): Promise<unknown>;
-  getProviderSettings(): { provider: string; settings: EmailSettings };
+  /** v4: the plugin's whole config (`strapi.config.get('plugin.email')`) */
+  getProviderSettings(): EmailConfig;
 }
 
 /**
@@ -25,26 +34,59 @@ export function renderTemplate(layout: string, data: Record<string, unknown>): s
   });
 }
 
+const TEMPLATE_ATTRIBUTES = ['subject', 'text', 'html'] as const;
+
 export function createEmailPlugin(ctx: PluginContext): TesseraPlugin & { email: EmailService } {
-  const providerName = ctx.config<string | undefined>('provider', undefined) ?? 'log';
-  const settings = ctx.config<EmailSettings>('settings', {}) ?? {};
+  const config: EmailConfig = {
+    provider: ctx.config<string | undefined>('provider', undefined) ?? 'log',
+    providerOptions: ctx.config<Record<string, unknown>>('providerOptions', {}) ?? {},
+    settings: ctx.config<EmailSettings>('settings', {}) ?? {},
+  };
   let provider: EmailProvider | undefined;
   const get = () => {
-    provider ??= resolveEmailProvider(providerName, ctx.project.dir, ctx.log).init(ctx.config<Record<string, unknown>>('providerOptions', {}) ?? {}, settings);
+    provider ??= resolveEmailProvider(config.provider, ctx.project.dir, ctx.log).init(config.providerOptions, config.settings);
     return provider;
   };
   const email: EmailService = {
-    send: (options) => get().send(options),
-    sendTemplatedEmail(options, template, data = {}) {
-      return get().send({ ...options, subject: template.subject === undefined ? undefined : renderTemplate(template.subject, data), text: template.text === undefined ? undefined : renderTemplate(template.text, data), html: template.html === undefined ? undefined : renderTemplate(template.html, data) });
+    send: async (options) => get().send(options),
+    /** v4: every attribute of the template must be given; those with a value are rendered over the options */
+    async sendTemplatedEmail(options, template, data = {}) {
+      const missing = TEMPLATE_ATTRIBUTES.filter((a) => !Object.keys(template ?? {}).includes(a));
+      if (missing.length) throw new Error(`Following attributes are missing from your email template : ${missing.join(', ')}`);
+      const rendered: Partial<Record<(typeof TEMPLATE_ATTRIBUTES)[number], string>> = {};
+      for (const a of TEMPLATE_ATTRIBUTES) if (template[a]) rendered[a] = renderTemplate(template[a]!, data);
+      return get().send({ ...options, ...rendered });
     },
-    getProviderSettings: () => ({ provider: providerName, settings }),
+    getProviderSettings: () => config,
+  };
+  const controllers = {
+    email: {
+      /** v4: the body is the message; a provider error with statusCode 400 is the client's, any other a 500 */
+      async send(rc: RequestContext) {
+        try {
+          await email.send(rc.request.body as EmailOptions);
+        } catch (error) {
+          if (error instanceof Error) {
+            if ((error as { statusCode?: unknown }).statusCode === 400) throw new ApplicationError(error.message);
+            throw new Error(`Couldn't send email: ${error.message}.`);
+          }
+        }
+        rc.send({});
+      },
+    },
   };
   return {
     name: 'email',
     email,
     services: { email },
     providerInstance: get,
+    v4: {
+      routes: {
+        admin: { type: 'admin', routes: [] },
+        'content-api': { type: 'content-api', routes: [{ method: 'POST', path: '/', handler: 'email.send' }] },
+      },
+      controllers,
+    },
     // resolve at start-up so a missing provider package is a clear start-up error, not a failed request
     bootstrap: async () => { get(); },
   };

@@ -1,7 +1,8 @@
 // Email providers with v4's provider interface (`init(providerOptions, settings) -> { send(options) }`):
-// `log` (Tessera's default: the message goes to the log, nothing leaves the machine), `nodemailer`
-// (SMTP and every nodemailer transport, as @strapi/provider-email-nodemailer), and any v4 provider package
-// installed in the project (`@strapi/provider-email-<name>`, `strapi-provider-email-<name>`, or a path).
+// `log` (Tessera's default: the message goes to the log, nothing leaves the machine), and any v4 provider
+// package installed in the project, found as v4 finds it (`@strapi/provider-email-<name>`, then the name
+// itself; also `strapi-provider-email-<name>`, or a path). `nodemailer` works without the package too: a
+// built-in copy of @strapi/provider-email-nodemailer 4.26.2 (the same fields, defaults and text/html fallbacks).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Nodemailer from 'nodemailer';
@@ -47,29 +48,39 @@ export function logProvider(log: { info(obj: unknown, msg?: string): void }): Em
   };
 }
 
-const NODEMAILER_KEYS = ['from', 'to', 'cc', 'bcc', 'replyTo', 'subject', 'text', 'html', 'attachments', 'headers', 'attachDataUrls', 'icalEvent', 'list', 'priority', 'inReplyTo', 'references', 'envelope', 'messageId', 'date', 'encoding', 'raw', 'textEncoding', 'amp', 'alternatives', 'dkim'];
+/** the options @strapi/provider-email-nodemailer hands to nodemailer; any other key is dropped */
+const NODEMAILER_FIELDS = ['from', 'replyTo', 'to', 'cc', 'bcc', 'subject', 'text', 'html', 'attachments'] as const;
 
+/** @strapi/provider-email-nodemailer 4.26.2, for projects that name it without installing it */
 export const nodemailerProvider: EmailProviderModule = {
   init(providerOptions, settings) {
     const transporter = loadNodemailer().createTransport(providerOptions as Parameters<typeof Nodemailer.createTransport>[0]);
     return {
       send(o) {
         const message: Record<string, unknown> = {};
-        for (const k of NODEMAILER_KEYS) if (o[k] !== undefined) message[k] = o[k];
-        message.from ??= settings.defaultFrom;
-        message.replyTo ??= settings.defaultReplyTo;
+        for (const k of NODEMAILER_FIELDS) if (k in o) message[k] = o[k];
+        // `||` as the package: an empty value takes the default too, and a message with only text or only
+        // html goes out with both parts
+        message.from = o.from || settings.defaultFrom;
+        message.replyTo = o.replyTo || settings.defaultReplyTo;
+        message.text = o.text || o.html;
+        message.html = o.html || o.text;
         return transporter.sendMail(message);
       },
     };
   },
 };
 
-/** The provider module named in config/plugins.js `email.config.provider`. */
+const NODEMAILER_NAMES = new Set(['nodemailer', '@strapi/provider-email-nodemailer', 'strapi-provider-email-nodemailer']);
+
+/** The provider module named in config/plugins.js `email.config.provider`, resolved from the project folder. */
 export function resolveEmailProvider(name: string | undefined, projectDir: string, log: { info(obj: unknown, msg?: string): void }): EmailProviderModule {
   if (!name || name === 'log') return logProvider(log);
-  if (name === 'nodemailer' || name === '@strapi/provider-email-nodemailer' || name === 'strapi-provider-email-nodemailer') return nodemailerProvider;
   const req = createRequire(path.join(projectDir, 'package.json'));
-  const candidates = name.startsWith('.') || path.isAbsolute(name) ? [path.resolve(projectDir, name)] : [`@strapi/provider-email-${name}`, `strapi-provider-email-${name}`, name];
+  const short = name.toLowerCase(); // v4 lowercases the name
+  const candidates = name.startsWith('.') || path.isAbsolute(name)
+    ? [path.resolve(projectDir, name)]
+    : [`@strapi/provider-email-${short}`, `strapi-provider-email-${short}`, name];
   for (const c of candidates) {
     let mod: unknown;
     try {
@@ -82,5 +93,6 @@ export function resolveEmailProvider(name: string | undefined, projectDir: strin
     if (typeof m.init === 'function') return m as EmailProviderModule;
     throw new Error(`email provider "${name}" (${c}) does not export init()`);
   }
+  if (NODEMAILER_NAMES.has(short)) return nodemailerProvider;
   throw new Error(`email provider "${name}" is not installed in the project (looked for ${candidates.join(', ')}); use "nodemailer" or "log", or install the provider`);
 }

@@ -13,7 +13,7 @@ import { readUploadConfig, type UploadConfig } from './config';
 import { createContentApi } from './content-api';
 import { createEntryUploads } from './entry-files';
 import { createLibrary } from './library';
-import { receiveMultipart, sizeLimitError, type ReceivedUpload } from './multipart';
+import { receiveMultipart, type ReceivedUpload } from './multipart';
 import { createProvider, type UploadProvider } from './provider';
 import { createMediaSigner, type MediaSigner } from './sign-entities';
 import { createUploadService, FILE_UID, type UploadService } from './upload-service';
@@ -69,10 +69,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
       upload: service,
       provider: {
         /** v4: `size` in KB against sizeLimit (the provider's own check when it has one) */
-        checkFileSize(file: { name: string; size: number }) {
-          if (provider.instance.checkFileSize) return provider.instance.checkFileSize(file, { sizeLimit: config.sizeLimit });
-          if (file.size * 1000 > config.sizeLimit) throw sizeLimitError(file.name, config.sizeLimit);
-        },
+        checkFileSize: (file: { name: string; size: number }) => provider.checkFileSize(file, config.sizeLimit),
         upload: (file: Parameters<UploadProvider['store']>[0]) => provider.store(file),
       },
       'api-upload-folder': { getAPIUploadFolder: () => library.apiUploadFolder() },

@@ -5,9 +5,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { toErrorBody } from '../../errors';
 import { ProjectError, messageOf } from '../../project/errors';
 import { importDefault } from '../../project/require-project';
 import { createLocalProvider } from './local-provider';
+import { sizeLimitError } from './multipart';
 
 /** A file or format as providers receive it (v4's shape); providers set `url` and may set `provider_metadata`. */
 export interface ProviderFile {
@@ -51,9 +53,15 @@ export interface UploadProviderInstance {
 /** The provider as the plugin uses it: every method present, action options applied. */
 export interface UploadProvider {
   name: string;
-  /** streams `file.getStream()` to storage (uploadStream, or a buffer for upload-only providers); `tempPath`: a file that may be moved instead */
+  /**
+   * streams `file.getStream()` to storage (uploadStream, or a buffer for upload-only providers); `tempPath`: a file
+   * that may be moved instead. A failure the client is not told about (v4: 500) becomes an UploadProviderError.
+   */
   store(file: ProviderFile, tempPath?: string): Promise<void>;
+  /** a failure the client is not told about (v4: 500) becomes an UploadProviderError */
   remove(file: { hash: string; ext: string; url?: string; provider_metadata?: unknown }): Promise<void>;
+  /** v4's `checkFileSize`: the provider's own when it has one, else `size` (KB) against `sizeLimit` (bytes): 413 */
+  checkFileSize(file: { name: string; size: number }, sizeLimit: number): Promise<void>;
   isPrivate(): Promise<boolean>;
   getSignedUrl(file: { url?: string; [k: string]: unknown }): Promise<{ url: string }>;
   /** the instance init() returned (`strapi.plugin('upload').provider`) */
@@ -62,6 +70,27 @@ export interface UploadProvider {
 
 export interface ProviderInit {
   init(options: Record<string, unknown>): UploadProviderInstance;
+}
+
+/**
+ * A provider call that failed for a reason of the storage behind it (a bucket gone, a server not answering): the
+ * client gets v4's 500, the log this error, which names the provider, the action and the stored key before the
+ * provider's own message (`... could not store big_0123456789.jpg: NoSuchBucket: The specified bucket does not
+ * exist`), with the provider's stack frames. (Not an error `cause`: the logger would repeat its message.)
+ */
+export class UploadProviderError extends Error {
+  override name = 'UploadProviderError';
+  constructor(provider: string, action: 'store' | 'remove', key: string, failure: unknown) {
+    const named = failure instanceof Error && failure.name && failure.name !== 'Error' ? `${failure.name}: ` : '';
+    super(`upload provider "${provider}" could not ${action} ${key}: ${named}${messageOf(failure)}`);
+    const frames = failure instanceof Error && typeof failure.stack === 'string' ? failure.stack.indexOf('\n    at ') : -1;
+    if (frames >= 0) this.stack = `${this.name}: ${this.message}${(failure as Error).stack!.slice(frames)}`;
+  }
+}
+
+/** errors the client sees as v4 shows them (a provider's own 4xx) pass; any other names the provider and the key */
+function providerFailure(provider: string, action: 'store' | 'remove', file: { hash: string; ext?: string }, err: unknown): unknown {
+  return toErrorBody(err).status === 500 ? new UploadProviderError(provider, action, `${file.hash}${file.ext ?? ''}`, err) : err;
 }
 
 async function toBuffer(stream: Readable): Promise<Buffer> {
@@ -99,26 +128,38 @@ export function wrapProvider(name: string, instance: UploadProviderInstance, act
     name,
     instance,
     async store(file, tempPath) {
-      if (tempPath && typeof instance.adoptFile === 'function' && (await instance.adoptFile(file, tempPath))) return;
-      if (typeof instance.uploadStream === 'function') {
-        file.stream = file.getStream();
-        try {
-          await instance.uploadStream(file, opt('uploadStream'));
-        } finally {
-          file.stream.destroy();
-          delete file.stream;
-        }
-        return;
-      }
-      file.buffer = await toBuffer(file.getStream());
       try {
-        await instance.upload!(file, opt('upload'));
-      } finally {
-        delete file.buffer;
+        if (tempPath && typeof instance.adoptFile === 'function' && (await instance.adoptFile(file, tempPath))) return;
+        if (typeof instance.uploadStream === 'function') {
+          file.stream = file.getStream();
+          try {
+            await instance.uploadStream(file, opt('uploadStream'));
+          } finally {
+            file.stream.destroy();
+            delete file.stream;
+          }
+          return;
+        }
+        file.buffer = await toBuffer(file.getStream());
+        try {
+          await instance.upload!(file, opt('upload'));
+        } finally {
+          delete file.buffer;
+        }
+      } catch (err) {
+        throw providerFailure(name, 'store', file, err);
       }
     },
     async remove(file) {
-      await instance.delete(file as Parameters<UploadProviderInstance['delete']>[0], opt('delete'));
+      try {
+        await instance.delete(file as Parameters<UploadProviderInstance['delete']>[0], opt('delete'));
+      } catch (err) {
+        throw providerFailure(name, 'remove', file, err);
+      }
+    },
+    async checkFileSize(file, sizeLimit) {
+      if (typeof instance.checkFileSize === 'function') await instance.checkFileSize(file, { sizeLimit });
+      else if (file.size * 1000 > sizeLimit) throw sizeLimitError(file.name, sizeLimit);
     },
     async isPrivate() {
       return typeof instance.isPrivate === 'function' ? Boolean(await instance.isPrivate()) : false;

@@ -1,7 +1,9 @@
 // `strapi.plugin('upload').service('upload')`: v4's upload service. A file goes through: name checks ->
 // type sniffed from its bytes -> allow/deny lists and the target's allowedTypes -> size limit -> image
-// processing in a temporary folder -> provider (original and formats) -> ONE transaction for the rows and
-// links. Any failure removes what the provider already stored, and the temporary folder always goes.
+// processing in a temporary folder -> size limit on what is stored (v4 checks the optimized original) ->
+// provider (original and formats) -> ONE transaction for the rows and links. Any failure removes what the
+// provider already stored (also a write that failed halfway), and the temporary folder always goes.
+// With a private provider the service's answers carry signed urls (v4 leaves them unsigned: docs/compatibility.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,6 +147,8 @@ export function createUploadService(d: UploadServiceDeps) {
         throw err;
       }
     }
+    // v4 checks the size of what it stores (the re-encoded image), through the provider
+    await provider.checkFileSize({ name: usedName, size: bytesToKbytes(content.bytes) }, config.sizeLimit);
     const entity = {
       name: usedName,
       alternativeText: info.alternativeText ?? null,
@@ -169,14 +173,17 @@ export function createUploadService(d: UploadServiceDeps) {
     };
   }
 
-  /** stores the original and its formats, remembering each stored file for a rollback */
+  /**
+   * stores the original and its formats, remembering each file handed to the provider for a rollback: one whose
+   * write failed may have left an object behind (a remote store that kept part of it)
+   */
   async function store(p: PreparedFile, stored: ProviderFile[]): Promise<Record<string, unknown>> {
-    await provider.store(p.original, p.disposablePath);
     stored.push(p.original);
+    await provider.store(p.original, p.disposablePath);
     const formats: Record<string, FormatRecord> = {};
     for (const { key, file, path: source } of p.formats) {
-      await provider.store(file, source);
       stored.push(file);
+      await provider.store(file, source);
       formats[key] = formatRecord(file);
     }
     return {
@@ -231,6 +238,10 @@ export function createUploadService(d: UploadServiceDeps) {
     }
     return out;
   }
+
+  /** the stored objects of a file row (original and formats), when they belong to the configured provider */
+  const storedObjects = (file: Entity): Array<{ hash: string; ext: string }> =>
+    file.provider === config.provider ? [file, ...Object.values((file.formats ?? {}) as Record<string, FormatRecord>)] as Array<{ hash: string; ext: string }> : [];
 
   const service = {
     /** `upload({ data: { fileInfo, ref, refId, field }, files })`; `auth` (REST) also checks the attach target's update permission */
@@ -289,7 +300,7 @@ export function createUploadService(d: UploadServiceDeps) {
       return withWorkDir(async (workDir) => {
         const p = await prepare(file, data.fileInfo ?? {}, workDir, usages, { hash: String(current.hash), ext: String(current.ext ?? '') });
         // v4 deletes the old files of its own provider; here only those the new content did not overwrite, after the commit
-        const old = current.provider === config.provider ? [current, ...Object.values((current.formats ?? {}) as Record<string, FormatRecord>)] : [];
+        const old = storedObjects(current);
         const oldKeys = new Set(old.map(keyOf));
         const stored: ProviderFile[] = [];
         const unstoreNew = () => unstore(stored.filter((f) => !oldKeys.has(keyOf(f)))); // overwritten content cannot come back
@@ -329,20 +340,29 @@ export function createUploadService(d: UploadServiceDeps) {
       return signed(updatedEvents((await readFile(current.id))!));
     },
 
-    /** deletes the row and its links in one transaction, then the stored files (original and formats) */
+    /**
+     * v4's order: the stored files (original and formats) first, then the row and its links in one transaction,
+     * so a provider that fails (500) leaves the row and a retry finishes the job. Inside an open transaction
+     * the files go once it commits instead: a rollback brings the row back.
+     */
     async remove(file: Entity): Promise<Entity | null> {
+      const inTransaction = currentHookTransaction() !== undefined;
+      if (!inTransaction) {
+        const current = await service.findOneRaw(file.id);
+        if (!current) return null;
+        for (const f of storedObjects(current)) await provider.remove(f);
+      }
       const deleted = await transactionOrHook(db, (tx) => files(tx).delete({ where: { id: file.id } }));
       if (!deleted) return null;
       webhooksOf(db)?.media('media.delete', deleted);
-      const removeStored = async () => {
-        if (deleted.provider !== config.provider) return;
-        const all = [deleted, ...Object.values((deleted.formats ?? {}) as Record<string, FormatRecord>)];
-        for (const f of all) {
-          await provider.remove(f as { hash: string; ext: string }).catch((err) => d.log.warn({ err }, `upload: could not remove a stored file of file ${file.id}`));
-        }
-      };
-      // inside an open transaction the stored files stay until it commits: a rollback brings the row back
-      if (!whenTransactionEnds(db, (committed) => void (committed && removeStored()))) await removeStored();
+      if (inTransaction) {
+        const removeStored = async () => {
+          for (const f of storedObjects(deleted)) {
+            await provider.remove(f).catch((err) => d.log.warn({ err }, `upload: could not remove a stored file of file ${file.id}`));
+          }
+        };
+        whenTransactionEnds(db, (committed) => void (committed && removeStored()));
+      }
       return deleted;
     },
 

@@ -19,6 +19,15 @@ export interface PluginDeclaration {
   local: boolean;
 }
 
+/** the official plugins Tessera implements itself, by package */
+const TESSERA_PACKAGES: Record<string, string> = {
+  '@strapi/plugin-users-permissions': 'users-permissions',
+  '@strapi/plugin-i18n': 'i18n',
+  '@strapi/plugin-graphql': 'graphql',
+  '@strapi/plugin-upload': 'upload',
+  '@strapi/plugin-email': 'email',
+};
+
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 function readJson(file: string): Record<string, unknown> | undefined {
@@ -46,7 +55,9 @@ function installedPlugins(project: Project): PluginDeclaration[] {
     try {
       file = req.resolve(`${dep}/package.json`);
     } catch {
-      continue; // v4 skips what it cannot require
+      // v4 skips what it cannot require; Tessera's own plugins need no install (the project's node_modules may be absent)
+      if (TESSERA_PACKAGES[dep]) out.push({ name: TESSERA_PACKAGES[dep], packageName: dep, local: false });
+      continue;
     }
     const info = strapiInfo(readJson(file));
     if (info?.kind !== 'plugin' || typeof info.name !== 'string') continue;
@@ -67,23 +78,21 @@ function resolveDir(project: Project, resolve: string, file: string): string {
   }
 }
 
+/** In v4's order: config/plugins.js declarations in their order, then the installed plugins not declared. */
 export function enabledPlugins(project: Project): PluginDeclaration[] {
   const file = path.join(project.dir, 'config/plugins.js');
-  const byName = new Map<string, PluginDeclaration & { enabled: boolean }>();
-  const declaredDirs = new Set<string>();
+  const installed = installedPlugins(project);
   const declared: Array<PluginDeclaration & { enabled: boolean }> = [];
   for (const [name, entry] of Object.entries(project.config.plugins)) {
     assertName(name, file);
     const e = typeof entry === 'boolean' ? { enabled: entry } : (entry ?? {});
     const dir = typeof e.resolve === 'string' ? resolveDir(project, e.resolve, file) : undefined;
-    if (dir) declaredDirs.add(dir);
-    declared.push({ name, dir, local: dir !== undefined, enabled: e.enabled !== false });
+    // a declaration completes (or disables) the installed plugin of the same name
+    const same = installed.find((p) => p.name === name);
+    declared.push({ name, dir: dir ?? same?.dir, packageName: dir ? undefined : same?.packageName, local: dir !== undefined, enabled: e.enabled !== false });
   }
-  for (const p of installedPlugins(project)) if (!declaredDirs.has(p.dir!)) byName.set(p.name, { ...p, enabled: true });
-  // a declaration completes (or disables) the installed plugin of the same name
-  for (const d of declared) {
-    const installed = byName.get(d.name);
-    byName.set(d.name, { ...installed, ...d, dir: d.dir ?? installed?.dir, packageName: installed?.packageName, local: d.local });
-  }
-  return [...byName.values()].filter((p) => p.enabled).map(({ enabled: _e, ...p }) => p);
+  const declaredNames = new Set(declared.map((d) => d.name));
+  const declaredDirs = new Set(declared.filter((d) => d.local).map((d) => d.dir));
+  const rest = installed.filter((p) => !declaredNames.has(p.name) && (p.dir === undefined || !declaredDirs.has(p.dir)));
+  return [...declared.filter((d) => d.enabled).map(({ enabled: _e, ...p }) => p), ...rest];
 }

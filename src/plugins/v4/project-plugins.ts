@@ -21,8 +21,22 @@ export interface LoadedPlugin {
 
 export interface LoadedPlugins {
   plugins: LoadedPlugin[];
+  /** every enabled plugin's name (Tessera's own included) in v4's order: internal ones, declared, installed */
+  order: string[];
   /** enabled but not run, each with why (the start-up warning) */
   notRun: string[];
+}
+
+/**
+ * v4 loads these first, whatever the project declares. Tessera runs email and upload; the others serve the
+ * admin panel only: they are listed (`strapi.plugins`) with empty modules, as a project may look them up.
+ */
+const INTERNAL_PLUGINS = ['content-manager', 'content-type-builder', 'email', 'upload', 'content-releases'];
+export const ADMIN_ONLY_INTERNAL = new Set(['content-manager', 'content-type-builder', 'content-releases']);
+
+/** the module of an internal plugin that only serves the admin panel */
+export function adminOnlyModule(): V4PluginModule {
+  return { config: {}, routes: {}, controllers: {}, services: {}, contentTypes: {}, policies: {}, middlewares: {} };
 }
 
 /** Tessera implements these itself (src/plugins/<name>); their packages' server code is not run */
@@ -32,7 +46,9 @@ export const NATIVE_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'e
 export async function loadProjectPlugins(project: Project): Promise<LoadedPlugins> {
   const plugins: LoadedPlugin[] = [];
   const notRun: string[] = [];
-  for (const decl of enabledPlugins(project)) {
+  const enabled = enabledPlugins(project);
+  const order = [...INTERNAL_PLUGINS, ...enabled.map((d) => d.name).filter((n) => !INTERNAL_PLUGINS.includes(n))];
+  for (const decl of enabled) {
     if (NATIVE_PLUGINS.has(decl.name)) continue;
     const label = decl.packageName && decl.packageName !== decl.name ? `${decl.name} (${decl.packageName})` : decl.name;
     if (!decl.dir) {
@@ -51,7 +67,7 @@ export async function loadProjectPlugins(project: Project): Promise<LoadedPlugin
       notRun.push(`${label}: could not be loaded (${messageOf(err)})`);
     }
   }
-  return { plugins, notRun };
+  return { plugins, notRun, order };
 }
 
 /** `contentTypes` of a v4 plugin module -> model sources (`plugin::<name>.<key>`) */
