@@ -17,6 +17,9 @@ export async function start(args: Args): Promise<number> {
     process.stderr.write(`${describeStartupError(err)}\n`);
     return 1;
   }
+  // a promise project or plugin code drops (a cron task's write that fails, say) is logged: v4's process exits
+  // on it, a server keeps serving
+  process.on('unhandledRejection', (err) => app.log.error({ err }, `unhandled rejection in project or plugin code: ${(err as Error)?.message ?? String(err)}`));
   const portOpt = optString(args, 'port');
   const url = await app.listen({ host: optString(args, 'host'), port: portOpt ? Number(portOpt) : undefined });
   startupComplete();

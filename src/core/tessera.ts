@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildModel, type ModelSource } from '../model/build-model';
-import { convertCustomFields, createCustomFields, type CustomFields } from '../model/custom-fields';
-import { provisionalCustomFields, refreshModel } from '../model/refresh-model';
+import { convertCustomFields, createCustomFields } from '../model/custom-fields';
+import { provisionalCustomFields, refreshModel, schemasText, sourcesOf } from '../model/refresh-model';
 import { PluginRegistry } from '../plugins/v4/plugin-registry';
 import { pluginRoutes, serverRoutes } from '../plugins/v4/plugin-routes';
 import { addPluginHooks } from '../plugins/v4/plugin-hooks';
-import { ADMIN_ONLY_INTERNAL, adminOnlyModule, extendPlugins, loadProjectPlugins, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
+import { ADMIN_ONLY_INTERNAL, adminOnlyModule, extendPlugins, loadProjectPlugins, pluginActionTree, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
 import { internalModelSources } from '../model/internal-models';
 import type { Model } from '../model/types';
 import { loadProject, type Project } from '../project/load-project';
@@ -78,11 +78,8 @@ function internalSources(project: Project): ModelSource[] {
   });
 }
 
-/**
- * The model's sources as the plugins' modules now have them (an extension or a register() may have changed
- * their content types), custom fields as their underlying types.
- */
-function currentSources(project: Project, registry: PluginRegistry, internal: ModelSource[], customFields: CustomFields): ModelSource[] {
+/** The model's sources as the plugins' modules have them after their extensions (which may change content types). */
+function extendedSources(project: Project, registry: PluginRegistry, internal: ModelSource[]): ModelSource[] {
   const fromModules = new Map<string, ModelSource>();
   for (const p of registry.all()) for (const src of pluginModelSources(p.name, p.module, p.file)) fromModules.set(src.uid, src);
   const internalNow = internal.map((src) => {
@@ -90,7 +87,7 @@ function currentSources(project: Project, registry: PluginRegistry, internal: Mo
     return now ? { ...src, schema: now.schema } : src;
   });
   const thirdParty = [...fromModules.values()].filter((src) => !internal.some((i) => i.uid === src.uid));
-  return convertCustomFields([...internalNow, ...thirdParty, ...project.sources], customFields);
+  return [...internalNow, ...thirdParty, ...project.sources];
 }
 
 function openDatabase(project: Project): Database {
@@ -103,9 +100,32 @@ function openDatabase(project: Project): Database {
   return new SqliteDatabase(filename === ':memory:' ? filename : path.resolve(project.dir, filename));
 }
 
+/** A stand-in for an object made later: property reads and writes go to it once it exists. */
+function lateStrapi(target: () => object | undefined): object {
+  const get = () => {
+    const t = target();
+    if (!t) throw new Error('strapi is not ready yet: it exists from the plugins\' register() on');
+    return t;
+  };
+  return new Proxy({}, {
+    get: (_o, key) => Reflect.get(get(), key),
+    set: (_o, key, value) => Reflect.set(get(), key, value),
+    has: (_o, key) => Reflect.has(get(), key),
+    ownKeys: () => Reflect.ownKeys(get()),
+    getOwnPropertyDescriptor: (_o, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(get(), key);
+      return d ? { ...d, configurable: true } : undefined;
+    },
+  });
+}
+
 export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const log = opts.logger ?? createLogger({ silent: opts.silent });
   const project = await loadProject(path.resolve(opts.dir), { env: opts.env });
+  // plugin code may capture the global `strapi` when it is required (before the object exists): it gets a
+  // stand-in that forwards to the instance's strapi object once made
+  let strapiRef: object | undefined;
+  (globalThis as { strapi?: unknown }).strapi = lateStrapi(() => strapiRef);
   // the project's v4 plugins: loaded before the model, which holds their content types
   const projectPlugins = await loadProjectPlugins(project);
   const notRun = [...projectPlugins.notRun];
@@ -157,6 +177,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       email: () => email.email,
       queryContext: (ctx) => api!.queryContext(ctx),
       globalPrivate: new Set(project.config.get<string[]>('api.responses.privateAttributes', [])),
+      pluginActions: () => pluginActions,
     });
     const plugins: TesseraPlugin[] = [email, usersPermissions, upload, i18n];
     if (graphqlEnabled({ project })) {
@@ -174,6 +195,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     const httpServer = createProjectHttpServer();
     const usedMiddlewares: { before: KoaMiddleware[]; after: KoaMiddleware[] } = { before: [], after: [] };
     const addedRoutes: unknown[] = [];
+    /** the project's plugins' content-API actions, for users-permissions' action tree (set once routes are built) */
+    let pluginActions: Array<[string, string, string[]]> = [];
     let phase: 'register' | 'bootstrap' | 'built' = 'register';
     let loaded = false;
     const hooks = hookRegistry(project, () => strapi);
@@ -213,19 +236,27 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         usedMiddlewares[phase === 'register' ? 'before' : 'after'].push(mw);
       },
     });
-    (globalThis as { strapi?: unknown }).strapi = strapi;
+    (globalThis as { strapi?: unknown }).strapi = strapiRef = strapi;
     api = createApi({ project, model, db, documents, access, strapi, defaultLocale: i18n.locales.defaultLocaleSync, i18n: i18n.content, uploads: upload.entryUploads, lifecycles, media: upload.media });
 
     const lifecycle = opts.lifecycle !== false;
     await extendPlugins(registry, project, natives, notRun);
+    const extended = extendedSources(project, registry, internal);
+    if (JSON.stringify(extended.map((s) => s.schema)) !== JSON.stringify(initialSources.map((s) => s.schema))) {
+      refreshModel(model, buildModel(provisionalCustomFields(extended), { warn: (m) => log.warn(m) }));
+      strapi.refreshSchemas();
+    }
+    // register() may change strapi.contentTypes[uid].attributes (v4 builds its database model after it)
+    const beforeRegister = schemasText(model);
     if (lifecycle) {
       for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'register', strapi);
       await project.app.register?.({ strapi });
     }
-    // what extensions and register() changed of the plugins' content types, and the custom fields they registered
-    const finalSources = currentSources(project, registry, internal, customFields);
-    if (JSON.stringify(finalSources.map((s) => s.schema)) !== JSON.stringify(initialSources.map((s) => s.schema))) {
-      refreshModel(model, buildModel(finalSources, { warn: () => undefined }));
+    // what register() changed of the schemas, and the custom fields it registered (v4 converts them after it)
+    const registered = sourcesOf(model);
+    const converted = convertCustomFields(registered, customFields);
+    if (converted.some((src, i) => src !== registered[i]) || schemasText(model) !== beforeRegister) {
+      refreshModel(model, buildModel(converted, { warn: () => undefined }));
       strapi.refreshSchemas();
     }
     api.instantiateAll();
@@ -248,6 +279,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       routes.push(...pluginRoutes(p, registry, model, (uid) => api!.controller(uid)).routes);
     }
     routes.push(...serverRoutes(addedRoutes, (uid) => api!.controller(uid), 'strapi.server.routes()'));
+    pluginActions = pluginActionTree(registry, routes);
     if (notRun.length) log.warn(`not run by Tessera:\n  - ${notRun.join('\n  - ')}`);
     access.setKnownActions(routes.map((r) => r.action));
     // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up

@@ -4,16 +4,37 @@
 import type { ModelSource } from './build-model';
 import type { ContentType, Model, RawAttribute } from './types';
 
+/** attributes standing as JSON for a custom field not registered yet (the objects the model's schemas hold) */
+const provisional = new WeakSet<object>();
+
 /** Sources whose custom-field attributes stand as JSON until their custom fields are registered. */
 export function provisionalCustomFields(sources: ModelSource[]): ModelSource[] {
   return sources.map((src) => {
     const attrs = src.schema?.attributes;
     if (!attrs || !Object.values(attrs).some((a) => a?.type === 'customField')) return src;
     const attributes: Record<string, RawAttribute> = {};
-    for (const [name, a] of Object.entries(attrs)) attributes[name] = a?.type === 'customField' ? { ...a, type: 'json' } : a;
+    for (const [name, a] of Object.entries(attrs)) {
+      if (a?.type !== 'customField') attributes[name] = a;
+      else provisional.add((attributes[name] = { ...a, type: 'json' }));
+    }
     return { ...src, schema: { ...src.schema, attributes } };
   });
 }
+
+/** The model's content types and components as sources again: their schemas as project code now has them. */
+export function sourcesOf(model: Model): ModelSource[] {
+  return [...model.contentTypes.values(), ...model.components.values()].map((ct) => {
+    const attrs = ct.schema.attributes;
+    const restored = Object.values(attrs).some((a) => provisional.has(a));
+    const schema = restored
+      ? { ...ct.schema, attributes: Object.fromEntries(Object.entries(attrs).map(([k, a]) => [k, provisional.has(a) ? { ...a, type: 'customField' } : a])) }
+      : ct.schema;
+    return { uid: ct.uid, kind: ct.kind, origin: ct.origin, modelName: ct.modelName, schema, file: ct.file };
+  });
+}
+
+/** JSON of every schema of the model, to see whether project code changed one */
+export const schemasText = (model: Model): string => JSON.stringify([...model.contentTypes.values(), ...model.components.values()].map((ct) => ct.schema));
 
 /** Makes `target` what `next` is, keeping `target`'s content type objects (parts of the instance hold them). */
 export function refreshModel(target: Model, next: Model): void {

@@ -36,6 +36,8 @@ export interface UsersPermissionsPluginOptions {
   /** the request's query context, as the core controllers build it */
   queryContext: ControllerDeps['queryContext'];
   globalPrivate: ReadonlySet<string>;
+  /** the project's plugins' content-API actions (known once the server's routes are built) */
+  pluginActions?: () => Array<[string, string, string[]]>;
 }
 
 export interface UsersPermissionsPlugin extends TesseraPlugin {
@@ -107,7 +109,7 @@ export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPerm
     query, settings, jwt,
     entityService: () => opts.entityService(),
     email: opts.email,
-    actions: () => [...apiActions(), ...PLUGIN_ACTIONS],
+    actions: () => [...apiActions(), ...PLUGIN_ACTIONS, ...(opts.pluginActions?.() ?? [])],
     serverUrl, adminUrl,
     apiPrefix,
     log: { error: (m) => log.error(m) },

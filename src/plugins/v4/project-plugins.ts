@@ -139,3 +139,25 @@ export async function runPluginHook(p: { name: string; module: V4PluginModule; f
     throw new ProjectError(`plugin "${p.name}" ${hook} failed: ${messageOf(err)}`, p.file, err);
   }
 }
+
+/**
+ * The project's plugins' part of users-permissions' action tree (`/users-permissions/permissions`, what roles may
+ * be granted), as v4's getActions walks `strapi.plugins`: in plugin order, per controller the actions that
+ * content-API routes name, in the controller's own order. (Tessera's own plugins have fixed entries.)
+ */
+export function pluginActionTree(registry: PluginRegistry, routes: ReadonlyArray<{ action: string; root?: boolean }>): Array<[string, string, string[]]> {
+  const out: Array<[string, string, string[]]> = [];
+  const routed = new Set(routes.filter((r) => !r.root && r.action.startsWith('plugin::')).map((r) => r.action));
+  for (const p of registry.all()) {
+    if (p.native) continue;
+    const type = `plugin::${p.name}`;
+    for (const ctrl of Object.keys(p.module.controllers ?? {})) {
+      const prefix = `${type}.${ctrl}.`;
+      const instance = (registry.instance('controller', p.name, ctrl) ?? {}) as Record<string, unknown>;
+      const named = [...routed].filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length));
+      const actions = [...new Set([...Object.keys(instance).filter((a) => named.includes(a)), ...named])];
+      if (actions.length) out.push([type, ctrl, actions]);
+    }
+  }
+  return out;
+}
