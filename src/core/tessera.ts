@@ -280,6 +280,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     }
     routes.push(...serverRoutes(addedRoutes, (uid) => api!.controller(uid), 'strapi.server.routes()'));
     pluginActions = pluginActionTree(registry, routes);
+    if (projectPlugins.adminParts.length) log.info(`plugins' admin panel parts not served (Tessera serves the Content API): ${projectPlugins.adminParts.join(', ')}`);
     if (notRun.length) log.warn(`not run by Tessera:\n  - ${notRun.join('\n  - ')}`);
     access.setKnownActions(routes.map((r) => r.action));
     // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up

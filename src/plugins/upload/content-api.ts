@@ -10,14 +10,12 @@ import { parsePopulate } from '../../query/parse-populate';
 import type { QueryContext } from '../../query/query-context';
 import type { FindParams } from '../../query/types';
 import type { RequestContext } from '../../rest/context';
-import type { RouteDef } from '../../rest/routes';
 import { parseSort } from '../../query/parse-sort';
 import type { UploadConfig } from './config';
 import { parseFileInfo, singleField } from './file-info';
 import { receiveMultipart, type ReceivedUpload } from './multipart';
 import type { UploadService } from './upload-service';
 
-const ACTION = 'plugin::upload.content-api';
 
 export interface ContentApiDeps {
   fileType: ContentType;
@@ -106,11 +104,17 @@ export function createContentApi(d: ContentApiDeps) {
     },
   };
 
-  const routes: RouteDef[] = [
-    { method: 'POST', path: '/upload', action: `${ACTION}.upload`, config: {}, handler: (ctx) => controller.upload(ctx) },
-    { method: 'GET', path: '/upload/files', action: `${ACTION}.find`, config: {}, handler: (ctx) => controller.find(ctx) },
-    { method: 'GET', path: '/upload/files/:id', action: `${ACTION}.findOne`, config: {}, handler: (ctx) => controller.findOne(ctx) },
-    { method: 'DELETE', path: '/upload/files/:id', action: `${ACTION}.destroy`, config: {}, handler: (ctx) => controller.destroy(ctx) },
-  ];
-  return { controller, routes };
+  // v4's route table (upload/server/routes/content-api.js): served from the plugin's v4 module, below `/upload`
+  const routers = {
+    'content-api': {
+      type: 'content-api',
+      routes: [
+        { method: 'POST', path: '/', handler: 'content-api.upload' },
+        { method: 'GET', path: '/files', handler: 'content-api.find' },
+        { method: 'GET', path: '/files/:id', handler: 'content-api.findOne' },
+        { method: 'DELETE', path: '/files/:id', handler: 'content-api.destroy' },
+      ],
+    },
+  };
+  return { controller, routers };
 }

@@ -11,6 +11,7 @@ import { resolvePublicFile, sendPublicFile, uploadsDirOf } from '../../server/st
 import { componentOwners } from './attach';
 import { readUploadConfig, type UploadConfig } from './config';
 import { createContentApi } from './content-api';
+import { v4Controllers } from '../v4/v4-controllers';
 import { createEntryUploads } from './entry-files';
 import { createLibrary } from './library';
 import { receiveMultipart, type ReceivedUpload } from './multipart';
@@ -76,7 +77,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
     },
     entryUploads: createEntryUploads({ config, service, authorize: (auth, action) => access.rest.authorize(auth, action) }),
     readMultipart: (req, acceptFile, onField) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile, onField }),
-    routes: () => api.routes,
+    v4: { routes: api.routers, controllers: v4Controllers({ 'content-api': api.controller }) },
     media,
     async bootstrap() {
       await library.bootstrap();

@@ -16,6 +16,7 @@ import { createAuthController } from './controllers/auth';
 import type { ControllerDeps } from './controllers/context';
 import { createRoleController } from './controllers/roles';
 import { createUserController } from './controllers/users';
+import { v4Controllers } from '../v4/v4-controllers';
 import { PLUGIN_ACTIONS, limitAction, rateLimitMiddleware, upRouters } from './routes';
 import { sanitizeOutput } from './sanitize';
 import { createServices } from './services';
@@ -49,18 +50,6 @@ export interface UsersPermissionsPlugin extends TesseraPlugin {
     user: ReturnType<typeof createUserController>;
     role: ReturnType<typeof createRoleController>;
   };
-}
-
-/**
- * The controllers as v4's are seen from project code: an action sets `ctx.body` (an extension that wraps one
- * reads it there after awaiting the original), and keeps returning it for Tessera's own callers.
- */
-function v4Controllers(controllers: Record<string, Record<string, (ctx: RequestContext) => Promise<unknown>>>) {
-  return Object.fromEntries(Object.entries(controllers).map(([name, actions]) => [name, Object.fromEntries(Object.entries(actions).map(([key, fn]) => [key, async (ctx: RequestContext) => {
-    const value = await fn(ctx);
-    if (value !== undefined && value !== null && (ctx.body === undefined || ctx.body === null)) ctx.body = value;
-    return value;
-  }]))]));
 }
 
 export function createUsersPermissionsPlugin(ctx: PluginContext, opts: UsersPermissionsPluginOptions): UsersPermissionsPlugin {

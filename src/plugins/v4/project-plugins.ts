@@ -2,6 +2,7 @@
 // the model is built (their content types are part of it), extended by src/extensions/<plugin>/strapi-server.js,
 // registered, bootstrapped after the schema sync, destroyed on close. Tessera's own plugins take part as v4
 // modules (what project code and extensions see of them). What is enabled but not run is said once, at start.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelSource } from '../../model/build-model';
 import type { RawSchema } from '../../model/types';
@@ -25,6 +26,8 @@ export interface LoadedPlugins {
   order: string[];
   /** enabled but not run, each with why (the start-up warning) */
   notRun: string[];
+  /** plugins run whose admin panel part (strapi-admin.js) is not (one log line at start) */
+  adminParts: string[];
 }
 
 /**
@@ -46,6 +49,7 @@ export const NATIVE_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'e
 export async function loadProjectPlugins(project: Project): Promise<LoadedPlugins> {
   const plugins: LoadedPlugin[] = [];
   const notRun: string[] = [];
+  const adminParts: string[] = [];
   const enabled = enabledPlugins(project);
   const order = [...INTERNAL_PLUGINS, ...enabled.map((d) => d.name).filter((n) => !INTERNAL_PLUGINS.includes(n))];
   for (const decl of enabled) {
@@ -59,6 +63,7 @@ export async function loadProjectPlugins(project: Project): Promise<LoadedPlugin
       notRun.push(`${label}: admin panel only (no strapi-server.js)`);
       continue;
     }
+    if (fs.existsSync(path.join(decl.dir, 'strapi-admin.js'))) adminParts.push(decl.name);
     try {
       plugins.push({ name: decl.name, module: await loadPluginServer(decl.name, decl.dir, project), file: path.join(decl.dir, 'strapi-server.js') });
     } catch (err) {
@@ -67,7 +72,7 @@ export async function loadProjectPlugins(project: Project): Promise<LoadedPlugin
       notRun.push(`${label}: could not be loaded (${messageOf(err)})`);
     }
   }
-  return { plugins, notRun, order };
+  return { plugins, notRun, adminParts, order };
 }
 
 /** `contentTypes` of a v4 plugin module -> model sources (`plugin::<name>.<key>`) */
