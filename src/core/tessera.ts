@@ -248,12 +248,12 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     }
     // register() may change strapi.contentTypes[uid].attributes (v4 builds its database model after it)
     const beforeRegister = schemasText(model);
-    if (lifecycle) {
-      for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'register', strapi);
-      await project.app.register?.({ strapi });
-    }
+    // the plugins' register() also when the project is only opened (CLI): it registers their custom fields
+    for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'register', strapi);
+    if (lifecycle) await project.app.register?.({ strapi });
     // what register() changed of the schemas, and the custom fields it registered (v4 converts them after it)
-    const registered = sourcesOf(model);
+    // opened without the project's register(): a custom field only it would register stays JSON
+    const registered = sourcesOf(model, (uid) => lifecycle || customFields.has(uid));
     const converted = convertCustomFields(registered, customFields);
     if (converted.some((src, i) => src !== registered[i]) || schemasText(model) !== beforeRegister) {
       refreshModel(model, buildModel(converted, { warn: () => undefined }));

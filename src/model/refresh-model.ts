@@ -21,13 +21,17 @@ export function provisionalCustomFields(sources: ModelSource[]): ModelSource[] {
   });
 }
 
-/** The model's content types and components as sources again: their schemas as project code now has them. */
-export function sourcesOf(model: Model): ModelSource[] {
+/**
+ * The model's content types and components as sources again: their schemas as project code now has them, the
+ * provisional custom-field attributes back to `customField` (`keep(uid)` false: left as JSON, for a project opened
+ * without its register() run).
+ */
+export function sourcesOf(model: Model, keep: (customField: string) => boolean = () => true): ModelSource[] {
+  const restore = (a: RawAttribute) => provisional.has(a) && keep(String(a.customField));
   return [...model.contentTypes.values(), ...model.components.values()].map((ct) => {
     const attrs = ct.schema.attributes;
-    const restored = Object.values(attrs).some((a) => provisional.has(a));
-    const schema = restored
-      ? { ...ct.schema, attributes: Object.fromEntries(Object.entries(attrs).map(([k, a]) => [k, provisional.has(a) ? { ...a, type: 'customField' } : a])) }
+    const schema = Object.values(attrs).some(restore)
+      ? { ...ct.schema, attributes: Object.fromEntries(Object.entries(attrs).map(([k, a]) => [k, restore(a) ? { ...a, type: 'customField' } : a])) }
       : ct.schema;
     return { uid: ct.uid, kind: ct.kind, origin: ct.origin, modelName: ct.modelName, schema, file: ct.file };
   });

@@ -102,3 +102,21 @@ describe('an attribute whose custom field nothing registers', () => {
     expect(err.message).toMatch(/[\\/]src[\\/]api[\\/]swatch[\\/]content-types[\\/]swatch[\\/]schema\.json: attribute "ghost": Could not find Custom Field: plugin::ghost\.thing/);
   });
 });
+
+describe('a project opened without its register() (the CLI: tessera token, locales)', () => {
+  it('opens: a custom field only register() would register stays JSON instead of stopping it', async () => {
+    const { createTessera } = await import('../../src/core/tessera');
+    const { copyProject } = await import('../helpers/fixture-app');
+    const dir = copyProject(CUSTOM_FIELDS_APP);
+    try {
+      const app = await createTessera({ dir, silent: true, lifecycle: false });
+      try {
+        expect(app.model.require('api::swatch.swatch').attributes.color).toMatchObject({ kind: 'scalar', type: 'json' });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
