@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { createTessera, type Tessera } from '../../src/core/tessera';
 import { FIXTURE_APP, FIXTURE_DATA } from './fixture-model';
 
@@ -67,7 +69,7 @@ export async function startFixtureApp(withData = true, opts: StartOptions = {}):
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  return startCopy(dir, opts.env);
+  return startCopy(dir, { env: opts.env });
 }
 
 /**
@@ -109,11 +111,29 @@ export async function startProjectCopy(source: string, edit: Record<string, stri
   return startCopy(copyProject(source, edit));
 }
 
-/** Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails). */
-async function startCopy(dir: string, env: Record<string, string> = {}): Promise<RunningApp> {
+/** Log lines a collecting logger keeps (pino's JSON lines, parsed). */
+export interface LogLine { level: number; msg: string; err?: { message: string } }
+
+/** a logger whose lines at `level` and up land in `lines` */
+export function collectingLogger(lines: LogLine[], level = 'info'): pino.Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  return pino({ level }, sink);
+}
+
+/**
+ * Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails). `env` over the
+ * test's (NODE_ENV is `test`); `logger`: where its log goes (default: silent).
+ */
+export async function startCopy(dir: string, opts: { env?: Record<string, string>; logger?: pino.Logger } = {}): Promise<RunningApp> {
   let app: Tessera | undefined;
   try {
-    app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test', ...env } });
+    const env = { ...process.env, NODE_ENV: 'test', ...opts.env };
+    app = await createTessera(opts.logger ? { dir, env, logger: opts.logger } : { dir, silent: true, env });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const tokenFile = path.join(dir, '.tmp/token.txt');
     const started = app;

@@ -5,10 +5,7 @@
 // stop() stops the server and removes the copy (the link only, never what it points to).
 import fs from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
-import { createTessera, type Tessera } from '../../../src/core/tessera';
-import { copyFixtureApp, type RunningApp } from '../../helpers/fixture-app';
+import { collectingLogger, copyFixtureApp, startCopy, type LogLine, type RunningApp } from '../../helpers/fixture-app';
 import { PLUGIN_PROJECTS_DIR } from '../../helpers/plugin-projects-global';
 
 export interface PluginProjectOptions {
@@ -20,21 +17,7 @@ export interface PluginProjectOptions {
   logLines?: LogLine[];
 }
 
-export interface LogLine {
-  level: number;
-  msg: string;
-}
-
-/** a logger whose JSON lines land in `lines` */
-function collectingLogger(lines: LogLine[]): pino.Logger {
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as LogLine);
-      done();
-    },
-  });
-  return pino({ level: 'info' }, sink);
-}
+export type { LogLine };
 
 /** the copy of a project under test/plugin-projects/, not started (removed by the caller) */
 export function copyPluginProject(name: string, edit: Record<string, string> = {}): string {
@@ -54,27 +37,5 @@ export function copyPluginProject(name: string, edit: Record<string, string> = {
 }
 
 export async function startPluginProject(name: string, opts: PluginProjectOptions = {}): Promise<RunningApp> {
-  const dir = copyPluginProject(name, opts.edit);
-  let app: Tessera | undefined;
-  try {
-    const env = { ...process.env, NODE_ENV: 'test', ...opts.env };
-    app = await createTessera(opts.logLines ? { dir, env, logger: collectingLogger(opts.logLines) } : { dir, env, silent: true });
-    const url = await app.listen({ host: '127.0.0.1', port: 0 });
-    const started = app;
-    return {
-      app: started, url, dir,
-      token: fs.readFileSync(path.join(dir, '.tmp/token.txt'), 'utf8').trim(),
-      async stop() {
-        try {
-          await started.close();
-        } finally {
-          fs.rmSync(dir, { recursive: true, force: true });
-        }
-      },
-    };
-  } catch (err) {
-    await app?.close().catch(() => undefined);
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  return startCopy(copyPluginProject(name, opts.edit), { env: opts.env, logger: opts.logLines && collectingLogger(opts.logLines) });
 }
