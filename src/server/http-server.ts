@@ -239,7 +239,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
       const file = settings.public.enabled ? await resolvePublicFile(o.publicDir, pathOnly, { uploadsDir: uploadsDirOf(o.publicDir) }) : null;
       if (file) return sendPublicFile(req, reply, file, { maxAge: settings.public.maxAge / 1000 });
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+    if (WRITE_METHODS.has(req.method)) {
       // v4: every path has its public-files GET route, so another method anywhere is a 405 for it
       reply.header('allow', 'HEAD, GET');
       sendError(reply, new MethodNotAllowedError(), log);
@@ -263,6 +263,9 @@ async function callerOf(o: ServerOptions, route: RouteDef, req: FastifyRequest):
 }
 
 const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
+
+/** the methods a route may take besides GET; another one on a path no route takes is v4's 405 (below) */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 /** v4's `ctx.state.route` of a route: made once, when the route is registered, and shared by its requests */
 function routeStateOf(route: RouteDef): RouteState {
