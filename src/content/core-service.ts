@@ -3,12 +3,12 @@
 // locale scoping; localized types write through the i18n plugin (locale check, sibling sync).
 import { ValidationError } from '../errors';
 import type { ContentType, Model } from '../model/types';
-import type { Entity, FindParams, Where } from '../query/types';
+import type { Entity, FindParams, Populate, Where } from '../query/types';
 import type { Database } from '../storage/dialect';
 import type { DocumentService, ReadParams } from '../documents/document-service';
 import { countEntities, findEntities } from '../storage/read-entities';
 import { findEntriesJson, findEntryJson } from '../storage/read-json';
-import { countHooked, findManyHooked, findOneHooked } from '../storage/hooked-entities';
+import { countHooked, findManyHooked, findOneHooked, validatedRead } from '../storage/hooked-entities';
 import type { Lifecycles } from '../storage/lifecycles';
 import { isStable, markStable } from '../storage/stable-queries';
 import { invalidPublicationState, type RestQuery } from '../query/parse-query';
@@ -132,6 +132,8 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
     const state = stateFor(sc, q, 'findOne');
     return { ...readParamsOf(sc, ct, q, 'findOne'), where: ct.draftAndPublish && state === 'live' ? LIVE : undefined, limit: 1 };
   });
+  /** a populate lifecycle hooks put in, read in the request's publication state (storage/hooked-entities.ts) */
+  const scopeTo = (state: PublicationState) => (populate: Populate) => withPublicationState(model, ct, populate, state);
   const withLocales = async <T extends Entity | Entity[] | null>(result: T, state: PublicationState): Promise<T> => {
     if (i18n && result) await i18n.attachAvailableLocales(ct, Array.isArray(result) ? result : [result], state);
     return result;
@@ -156,7 +158,7 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       const p = q.pagination!;
       if (lc && (hooked('findMany') || hooked('count'))) {
         // v4: findMany, then count with the same query without its page (each with its hooks)
-        const results = await findManyHooked(db, model, lc, ct, definedOnly(params), undefined, params);
+        const results = await findManyHooked(db, model, lc, ct, definedOnly(params), undefined, validatedRead(params, q.hookPopulate, scopeTo(state)));
         const { limit: _l, offset: _o, ...countParams } = params;
         const total = p.withCount ? await countHooked(db, model, lc, ct, definedOnly(countParams)) : undefined;
         return { results: await withLocales(await signed(results), state), pagination: paginationMeta(p, total) };
@@ -185,7 +187,7 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       const state = stateFor(sc, q, 'findOne');
       const base = findOneParams(q);
       const where = base.where ? { id, ...base.where } : { id };
-      if (lc && hooked('findOne')) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly({ ...base, where }), undefined, base)), state);
+      if (lc && hooked('findOne')) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly({ ...base, where }), undefined, validatedRead(base, q.hookPopulate, scopeTo(state)))), state);
       const rows = await findEntities(db, model, ct, { ...base, where });
       return withLocales(await signed(rows[0] ?? null), state);
     },
@@ -195,7 +197,7 @@ export function createCoreService(sc: ServiceContext, ct: ContentType) {
       const single = ct.localized && q.locale === 'all' ? undefined : 1;
       const params = { ...readParamsOf(sc, ct, q, 'find'), where: scopeWhere(sc, ct, q, state) };
       // v4's entity service reads a single type with findOne (its hooks run)
-      if (lc && hooked('findOne') && single) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly(params), undefined, params)), state);
+      if (lc && hooked('findOne') && single) return withLocales(await signed(await findOneHooked(db, model, lc, ct, definedOnly(params), undefined, validatedRead(params, q.hookPopulate, scopeTo(state)))), state);
       const rows = await findEntities(db, model, ct, { ...params, limit: single });
       if (!single) return withLocales(await signed(rows), state);
       return withLocales(await signed(rows[0] ?? null), state);

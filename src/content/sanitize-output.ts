@@ -3,8 +3,8 @@
 // components, dynamic zones, a file's `related`), and with a caller, relations whose target it may not `find`
 // are left out (a morph relation keeps the items of types it may find). As in v4, `createdBy`/`updatedBy` skip
 // that check when the type sets `options.populateCreatorFields` (they are still sanitized inside). Entry meta
-// (symbol keys) and populated counts pass unchanged. The core controllers, the users-permissions responses and
-// webhook bodies go through here.
+// (symbol keys) and populated counts pass unchanged. A role's `users` never leave (users-permissions' own output
+// sanitizer in v4). The core controllers, the users-permissions responses and webhook bodies go through here.
 import type { Attribute, ContentType, Model } from '../model/types';
 import { isShownCreator } from '../query/visibility';
 import { isCount } from './entry-meta';
@@ -30,8 +30,16 @@ export function sanitizeOutput(model: Model, ct: ContentType, data: unknown, rul
   return out;
 }
 
+/**
+ * users-permissions registers a content-API output sanitizer in v4 (removeUserRelationFromRoleEntities): a
+ * role's relations to users never leave, whatever populated them (strapi-plugin-populate-deep's role.users)
+ */
+const isRoleUsers = (ct: ContentType, attr: Attribute) =>
+  ct.uid === 'plugin::users-permissions.role' && attr.kind === 'relation' && attr.target === 'plugin::users-permissions.user';
+
 function isHidden(ct: ContentType, attr: Attribute, rules: OutputRules): boolean {
   if (attr.private || rules.globalPrivate.has(attr.name) || (attr.kind === 'scalar' && attr.type === 'password')) return true;
+  if (isRoleUsers(ct, attr)) return true;
   if (attr.kind !== 'relation' || attr.relation.startsWith('morph') || !rules.canRead) return false;
   if (isShownCreator(ct, attr)) return false;
   return !rules.canRead(attr.target);

@@ -17,7 +17,7 @@ import { createContentReads } from '../content/content-reads';
 import type { QueryContext } from '../query/parse-query';
 import { MAX_POPULATE_DEPTH } from '../query/query-context';
 import { queryLimits } from '../query/query-context';
-import { coreRouterObjects, projectRoutes, type RouteDef } from '../rest/routes';
+import { coreRouterObjects, localizationRouteObject, projectRoutes, type RouteDef } from '../rest/routes';
 import { isCoreRouter, type CoreRouterDescriptor } from '../project/strapi-module';
 import type { RequestContext } from '../rest/context';
 import type { CoreAccess } from './access';
@@ -175,6 +175,11 @@ export function createApi(deps: ApiDeps) {
           const ct = isCoreRouter(mod) ? model.get(mod.uid) : undefined;
           if (ct) coreRouterObjects(ct, mod as CoreRouterDescriptor);
           routers[key.slice(prefix.length)] = mod;
+        }
+        // v4's i18n register: the create-localization route in each localized type's own router
+        for (const ct of model.apiTypes()) {
+          const router = routers[ct.modelName] as { routes?: unknown } | undefined;
+          if (ct.localized && ct.uid.startsWith(prefix) && Array.isArray(router?.routes)) router.routes.push(localizationRouteObject(ct));
         }
         const types = Object.fromEntries([...model.contentTypes.values()].filter((ct) => ct.uid.startsWith(prefix)).map((ct) => [ct.uid.slice(prefix.length), ct.schema]));
         const own = (uids: string[], get: (uid: string) => unknown) => Object.fromEntries(uids.map((uid) => [uid.slice(prefix.length), get(uid)]));

@@ -14,6 +14,9 @@ import { hashPasswordAttributes } from '../auth/passwords';
 import { localDateOrTime } from '../storage/values';
 import { nestedSort, sortPaths } from '../query/sort-paths';
 import { SORT_PARAMETER } from '../query/parse-sort';
+import { entityServiceFilters } from '../query/entity-filters';
+import { withPublicationState } from '../query/publication-state';
+import type { ReadShape } from '../storage/hooked-entities';
 
 export type V4Params = Record<string, unknown>;
 
@@ -87,12 +90,13 @@ function toNumber(v: unknown, name: string): number {
   return n;
 }
 
-/** v4 `transformParamsToQuery` for one content type */
-export function toFindParams(ct: ContentType, p: V4Params = {}): FindParams {
+/** v4 `transformParamsToQuery` for one content type (`model`: filters kept as v4 keeps them, query/entity-filters.ts) */
+export function toFindParams(ct: ContentType, p: V4Params = {}, model?: Model): FindParams {
   const out: FindParams = {};
   const select = toSelect(p.fields);
   if (select) out.select = select;
-  let where: Where | undefined = p.filters !== undefined ? (p.filters as Where) : undefined;
+  const filters = p.filters === undefined || p.filters === null ? undefined : model ? entityServiceFilters(model, ct, p.filters) : p.filters;
+  let where = filters as Where | undefined;
   if (ct.draftAndPublish && p.publicationState === 'live') where = { $and: [where ?? {}, { publishedAt: { $notNull: true } }] };
   if (ct.localized && typeof p.locale === 'string' && p.locale !== 'all') where = { $and: [where ?? {}, { locale: p.locale }] };
   if (where) out.where = where;
@@ -113,6 +117,18 @@ export function toFindParams(ct: ContentType, p: V4Params = {}): FindParams {
     if (limit !== undefined && toNumber(limit, 'limit') >= 0) out.limit = toNumber(limit, 'limit');
   }
   return out;
+}
+
+/**
+ * A live findMany or findPage: v4 hands its publication filter to every populated relation (drafts left out
+ * at any depth). The read takes the populate with that filter; lifecycle hooks see it as given
+ * (storage/hooked-entities.ts), and one they put in is read with the filter too.
+ */
+function liveRead(model: Model, ct: ContentType, p: V4Params, find: FindParams): [FindParams, ReadShape | undefined] {
+  if (p.publicationState !== 'live' || !find.populate) return [find, undefined];
+  const scopePopulate = (populate: Populate) => withPublicationState(model, ct, populate, 'live');
+  const read = { ...find, populate: scopePopulate(find.populate) };
+  return [read, { select: read.select, populate: read.populate, hookPopulate: find.populate, scopePopulate, prune: false }];
 }
 
 function readParams(p: V4Params = {}): Pick<FindParams, 'select' | 'populate'> {
@@ -158,17 +174,17 @@ export function createEntityService(deps: EntityServiceDeps) {
   const service = {
     async findMany(uid: string, params: V4Params = {}): Promise<Entity[] | Entity | null> {
       const ct = typeOf(uid);
-      const find = toFindParams(ct, params);
-      if (ct.kind === 'singleType') return signed(uid, await query(uid).findOne(find));
-      return signed(uid, await query(uid).findMany(find));
+      const [find, read] = liveRead(model, ct, params, toFindParams(ct, params, model));
+      if (ct.kind === 'singleType') return signed(uid, await query(uid).findOne(find, read));
+      return signed(uid, await query(uid).findMany(find, read));
     },
     async findPage(uid: string, params: V4Params = {}) {
       const ct = typeOf(uid);
       const pg = isObject(params.pagination) ? params.pagination : {};
       const page = Math.max(pg.page === undefined ? 1 : toNumber(pg.page, 'page'), 1);
       const pageSize = Math.max(pg.pageSize === undefined ? 10 : toNumber(pg.pageSize, 'pageSize'), 1);
-      const find = toFindParams(ct, { ...params, pagination: { page, pageSize } });
-      const [results, total] = await Promise.all([query(uid).findMany(find), query(uid).count({ where: find.where })]);
+      const [find, read] = liveRead(model, ct, params, toFindParams(ct, { ...params, pagination: { page, pageSize } }, model));
+      const [results, total] = await Promise.all([query(uid).findMany(find, read), query(uid).count({ where: find.where })]);
       return { results: await signed(uid, results), pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
     async findOne(uid: string, id: number | string, params: V4Params = {}): Promise<Entity | null> {
@@ -176,7 +192,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       return signed(uid, await query(uid).findOne({ ...readParams(params), where: { id: Number(id) } }));
     },
     async count(uid: string, params: V4Params = {}): Promise<number> {
-      return query(uid).count({ where: toFindParams(typeOf(uid), params).where });
+      return query(uid).count({ where: toFindParams(typeOf(uid), params, model).where });
     },
     async create(uid: string, params: V4Params = {}): Promise<Entity> {
       const ct = typeOf(uid);
@@ -211,7 +227,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       return deleted;
     },
     async deleteMany(uid: string, params: V4Params = {}): Promise<{ count: number }> {
-      const where = toFindParams(typeOf(uid), params).where;
+      const where = toFindParams(typeOf(uid), params, model).where;
       // v4 reads the entries first and sends `entry.delete` for each after the delete (read only when something listens)
       const doomed = deps.events?.wants('entry.delete') ? await signed(uid, await query(uid, undefined, true).findMany({ where, populate: toPopulate(params.populate) })) : [];
       const result = await query(uid).deleteMany({ where });

@@ -21,7 +21,7 @@ import { requestContext } from '../rest/request-scope';
 import type { HookRegistry } from '../rest/route-chain';
 import type { ProjectHttpServer } from '../server/project-http-server';
 import type { Cron } from './cron';
-import { adminPermissionService, createContainer, createReload, createServerFacade, createStrapiFetch, createTelemetry, type ServerFacadeDeps } from './strapi-runtime';
+import { adminPermissionService, applyServerUrl, configFacade, createContainer, createPathRegistry, createReload, createServerFacade, createStrapiFetch, createTelemetry, type ServerFacadeDeps } from './strapi-runtime';
 import { authorize } from '../auth/permissions';
 import type { Auth } from '../auth/authenticate';
 
@@ -91,8 +91,10 @@ export function createStrapiObject(d: StrapiDeps) {
     for (const [uid, ct] of model.components) components[uid] = ct.schema;
   };
   refreshSchemas();
+  applyServerUrl(project.config);
+  const config = configFacade(project.config);
   const strapi = {
-    config: project.config,
+    config,
     log,
     /** `dist` is the app folder: a JavaScript project is not built */
     dirs: { app: appDirs, dist: { ...appDirs }, static: { public: project.publicDir } },
@@ -152,6 +154,9 @@ export function createStrapiObject(d: StrapiDeps) {
         for (const scope of scopes) authorize(auth, scope);
       },
     },
+    // v4's loaders set these lists before any plugin's register
+    sanitizers: createPathRegistry({ 'content-api': { input: [], output: [], query: [] } }),
+    validators: createPathRegistry({ 'content-api': { input: [], query: [] } }),
     reload: createReload({ restart: d.restart, warn: (m) => d.log.warn(m) }),
     fetch: createStrapiFetch({ globalProxy: project.config.get('server.globalProxy', undefined), warn: (m) => d.log.warn(m) }),
     telemetry: createTelemetry(),
@@ -165,12 +170,14 @@ export function createStrapiObject(d: StrapiDeps) {
     [BUILD_CORE]: (kind: 'controller' | 'service', uid: string, descriptor: unknown) => d.api().coreFactory(kind, uid, descriptor, project.dir),
   };
   strapi.container = createContainer(() => strapi, {
-    config: project.config,
+    config,
     'content-types': { get: (uid: string) => contentTypes[uid], getAll: () => contentTypes },
     services: { get: (uid: string) => strapi.service(uid) },
     controllers: { get: (uid: string) => strapi.controller(uid) },
     policies: { get: (uid: string) => strapi.policy(uid) },
     middlewares: { get: (uid: string) => strapi.middleware(uid) },
+    sanitizers: strapi.sanitizers,
+    validators: strapi.validators,
   });
   return strapi;
 }

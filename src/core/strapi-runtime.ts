@@ -1,6 +1,7 @@
 // Members of v4's `strapi` object that are about the running server rather than data: `server`, `reload`,
 // `fetch`, `telemetry`, `container` (docs/configuration.md, "The strapi object"). Each is what v4 project
 // code calls on it, with Tessera's behaviour where v4's cannot apply (no koa app, no telemetry).
+import _ from 'lodash';
 import type { KoaMiddleware } from '../rest/route-chain';
 import type { ProjectHttpServer } from '../server/project-http-server';
 
@@ -134,4 +135,71 @@ export function adminPermissionService() {
     return p;
   };
   return { actionProvider: provider(), conditionProvider: provider() };
+}
+
+/**
+ * `strapi.sanitizers` and `strapi.validators`: v4's registries of functions by path (`content-api.output`, ...),
+ * read by @strapi/utils' sanitize and validate. They start with v4's empty lists (`initial`); `add` pushes onto
+ * the list `get` answers, so (as in v4) it is kept only under a path that has one.
+ */
+export function createPathRegistry(initial: Record<string, unknown> = {}) {
+  const lists: Record<string, unknown> = _.cloneDeep(initial);
+  return {
+    get(path: string): unknown[] {
+      return _.get(lists, path, []) as unknown[];
+    },
+    add(path: string, fn: unknown) {
+      this.get(path).push(fn);
+      return this;
+    },
+    set(path: string, value: unknown[] = []) {
+      _.set(lists, path, value);
+      return this;
+    },
+    has(path: string): boolean {
+      return _.has(lists, path);
+    },
+  };
+}
+
+interface ConfigLike {
+  get<T = unknown>(path: string, defaultValue?: T): T;
+  set(path: string, value: unknown): unknown;
+  all(): Record<string, unknown>;
+}
+
+/**
+ * v4 sets `server.url` at start from config/server.js (@strapi/utils getConfigUrls): `''` when not set, a path
+ * gets its leading slash, an absolute URL is normalized, both without a trailing slash; anything else stops
+ * start-up. Plugins build their links from it (the documentation plugin: `${strapi.config.server.url}/documentation`).
+ */
+export function applyServerUrl(config: ConfigLike): void {
+  let url: unknown = _.trim(config.get('server.url', ''), '/ ');
+  if (typeof url !== 'string') throw new Error('Invalid server url config. Make sure the url is a string.');
+  if (url.startsWith('http')) {
+    try {
+      url = _.trim(new URL(config.get<string>('server.url')).toString(), '/');
+    } catch {
+      throw new Error('Invalid server url config. Make sure the url defined in server.js is valid.');
+    }
+  } else if (url !== '') {
+    url = `/${url}`;
+  }
+  config.set('server.url', url);
+}
+
+/**
+ * `strapi.config`: the configuration store, whose top-level keys also read as properties (v4's config provider
+ * spreads them onto itself: `strapi.config.server.url`, `strapi.config.api.rest.prefix`).
+ */
+export function configFacade<C extends ConfigLike>(config: C): C {
+  return new Proxy(config, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !(key in target)) return target.all()[key];
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      return key in target || (typeof key === 'string' && Object.hasOwn(target.all(), key));
+    },
+  });
 }

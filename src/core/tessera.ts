@@ -7,7 +7,8 @@ import { buildModel, type ModelSource } from '../model/build-model';
 import { convertCustomFields, createCustomFields } from '../model/custom-fields';
 import { provisionalCustomFields, refreshModel, schemasText, sourcesOf } from '../model/refresh-model';
 import { PluginRegistry } from '../plugins/v4/plugin-registry';
-import { pluginRoutes, serverRoutes } from '../plugins/v4/plugin-routes';
+import { applyRouterDefaults, pluginRoutes, serverRoutes } from '../plugins/v4/plugin-routes';
+import { registerNativeDocumentation } from '../plugins/native-documentation';
 import { addPluginHooks } from '../plugins/v4/plugin-hooks';
 import { ADMIN_ONLY_INTERNAL, adminOnlyModule, extendPlugins, loadProjectPlugins, pluginActionTree, nativeModule, pluginLifecycles, pluginModelSources, runPluginHook } from '../plugins/v4/project-plugins';
 import { internalModelSources } from '../model/internal-models';
@@ -248,6 +249,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     }
     // register() may change strapi.contentTypes[uid].attributes (v4 builds its database model after it)
     const beforeRegister = schemasText(model);
+    // v4: upload's and users-permissions' register give the documentation plugin their specifications
+    registerNativeDocumentation(strapi, project.dir);
     // the plugins' register() also when the project is only opened (CLI): it registers their custom fields
     for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'register', strapi);
     if (lifecycle) await project.app.register?.({ strapi });
@@ -264,8 +267,15 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     phase = 'bootstrap';
     const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
     await access.bootstrap();
-    for (const plugin of plugins) await plugin.bootstrap?.();
-    if (lifecycle) for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'bootstrap', strapi);
+    // v4's initRouting, before the bootstraps: plugin routers get their type and prefix in place
+    for (const p of registry.all()) if (!p.native) applyRouterDefaults(p);
+    // v4's order: each plugin's bootstrap in the registry's (a plugin declared before graphql extends its schema
+    // in its own bootstrap, which graphql's reads); Tessera's own run also when the project is only opened
+    for (const p of registry.all()) {
+      const native = p.native ? natives.get(p.name) : undefined;
+      if (native) await native.bootstrap?.();
+      else if (!p.native && lifecycle) await runPluginHook(p, 'bootstrap', strapi);
+    }
     // as v4: the tasks of config/server.js are added before the project's bootstrap, started after it
     if (lifecycle && project.config.get<boolean>('server.cron.enabled', false) === true) jobs.add(project.config.get('server.cron.tasks', {}));
     if (lifecycle) await project.app.bootstrap?.({ strapi });
@@ -300,6 +310,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       log,
       httpServer,
       trackRequests,
+      appKeys: project.config.get('server.app.keys', undefined),
     });
     for (const plugin of plugins) await plugin.server?.(server);
     await server.ready();

@@ -6,7 +6,7 @@ import type { Entity, FindParams } from '../query/types';
 import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities } from '../storage/read-entities';
 import { deleteEntity, insertEntity, updateEntity } from '../storage/write-entities';
-import { findOneHooked, hookParams, pruneToShape } from '../storage/hooked-entities';
+import { findOneHooked, hookParams, pruneToShape, validatedRead } from '../storage/hooked-entities';
 import { Lifecycles, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import { ComponentOwnershipError, WriteError } from '../storage/write-errors';
 import { ConnectOrderError } from '../storage/relation-order';
@@ -87,7 +87,7 @@ export function createDocumentService(db: Database, model: Model, options: Docum
   const lc = options.lifecycles ?? new Lifecycles({});
   /** v4's `db.query(uid).findOne`, hooks included: the reads its entity service and entity manager make */
   const findOne = (tx: Executor, ct: ContentType, params: FindParams, read?: ReadParams) =>
-    findOneHooked(tx, model, lc, ct, params, tx, read?.contentApi ? read : undefined);
+    findOneHooked(tx, model, lc, ct, params, tx, read?.contentApi ? validatedRead(read) : undefined);
   /** v4's entity service passes only the selection params the request gave */
   const readBack = (tx: Executor, ct: ContentType, id: number, read: ReadParams) => findOne(tx, ct, { ...definedOf(read), where: { id } }, read);
   const guarded = <T>(fn: (tx: Executor) => Promise<T>) =>

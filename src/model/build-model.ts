@@ -1,6 +1,6 @@
 // Raw schema.json definitions -> the normalized Model, with v4's implicit attributes and storage names.
 import { unregisteredCustomField } from './custom-fields';
-import { camelCase, upperFirst } from 'lodash';
+import { camelCase, cloneDeep, upperFirst } from 'lodash';
 import { ModelError } from './errors';
 import { RELATION_KINDS, SCALAR_TYPES, isMorph, isToMany } from './attribute-kinds';
 import { columnName, componentsTableName, linkTableName, snakeCase } from './names';
@@ -159,7 +159,7 @@ function buildType(src: ModelSource, hasAdminUser: boolean): ContentType {
   const pluralName = String(info.pluralName ?? `${singularName}s`);
   const collectionName = typeof s.collectionName === 'string' && s.collectionName
     ? s.collectionName
-    : isComponent ? `components_${snakeCase(category!)}_${snakeCase(pluralName)}` : snakeCase(pluralName);
+    : isComponent ? `components_${snakeCase(category!)}_${snakeCase(pluralName)}` : defaultTableName(src.uid, singularName);
   for (const reserved of ['id'] as const) {
     if (reserved in s.attributes) throw new ModelError(`"${reserved}" is a reserved attribute name`, src.file ?? src.uid, reserved);
   }
@@ -196,18 +196,53 @@ function buildType(src: ModelSource, hasAdminUser: boolean): ContentType {
       modelType: isComponent ? 'component' : 'contentType',
       modelName: src.modelName,
       kind: isComponent ? undefined : src.kind,
-      ...(isComponent ? { category } : contentTypeNames(src)),
+      ...(isComponent ? { category } : { ...contentTypeNames(src), connection: 'default' }),
+      __schema__: s.__schema__ ?? asWritten(s, isComponent),
     },
     file: src.file,
   };
 }
 
-/** v4's `globalId` of a content type (`Article`, `TodoTask` for `plugin::todo.task`) and `plugin` of a plugin's */
-function contentTypeNames(src: ModelSource): { globalId: unknown; plugin?: string } {
+/**
+ * v4's `__schema__`: the schema as its file wrote it (a content type's definition keys and kind; a component's
+ * whole file), which plugins read to tell written attributes from the ones v4 adds
+ */
+function asWritten(s: RawSchema, isComponent: boolean): Record<string, unknown> {
+  const keys = ['connection', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes'] as const;
+  const written: Record<string, unknown> = isComponent ? cloneDeep(s) : {};
+  if (!isComponent) {
+    for (const k of keys) if (s[k] !== undefined) written[k] = cloneDeep(s[k]);
+    written.kind = s.kind ?? 'collectionType';
+  }
+  // custom fields stand as their underlying type here (custom-fields.ts); their file wrote `customField`
+  for (const attr of Object.values((written.attributes ?? {}) as Record<string, RawAttribute>)) {
+    if (typeof attr?.customField === 'string') attr.type = 'customField';
+  }
+  return written;
+}
+
+/**
+ * The table of a content type whose schema names none, as v4's createContentType names it: a plugin's
+ * `<plugin>_<singularName>` in lower case (a plugin that writes `collectionName` inside `info` gets this too),
+ * an API's its singularName as written.
+ */
+function defaultTableName(uid: string, singularName: string): string {
+  const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
+  return plugin ? `${plugin}_${singularName}`.toLowerCase() : singularName;
+}
+
+/**
+ * v4's `globalId` of a content type (`Article`, `TodoTask` for `plugin::todo.task`), `plugin` of a plugin's and
+ * `apiName` of an API's (plugins list the project's types by it, e.g. `Object.values(strapi.contentTypes)
+ * .filter((ct) => ct.apiName)`)
+ */
+function contentTypeNames(src: ModelSource): { globalId: unknown; plugin?: string; apiName?: string } {
   const m = /^(?:plugin::([^.]+)|(admin|strapi)::)/.exec(src.uid);
   const prefix = m?.[1] ?? m?.[2];
   const globalId = src.schema.globalId ?? upperFirst(camelCase(prefix ? `${prefix}-${src.modelName}` : src.modelName));
-  return m?.[1] ? { globalId, plugin: m[1] } : { globalId };
+  if (m?.[1]) return { globalId, plugin: m[1] };
+  const apiName = /^api::([^.]+)\./.exec(src.uid)?.[1];
+  return apiName ? { globalId, apiName } : { globalId };
 }
 
 /** The owner side's link table, named as v4's database metadata names it. */

@@ -1,7 +1,10 @@
 // Project files do `require('@strapi/strapi').factories` and `require('@strapi/utils')`, packages we
 // never install. We answer those two exact names from memory by patching node's CJS loader, so an
-// unmodified project folder loads without a node_modules of its own.
+// unmodified project folder loads without a node_modules of its own. An installed package (a v4 plugin)
+// that requires `@strapi/utils` gets the real one it resolves, with Tessera's `errors` and `env`: plugins use
+// far more of it (sanitize, validate, getAbsoluteServerUrl, ...) than the project's own code does.
 import Module from 'node:module';
+import path from 'node:path';
 import { env as processEnvHelper, type EnvHelper } from './env';
 import { errors } from './strapi-errors';
 
@@ -82,13 +85,54 @@ function patch(): void {
   const load = originalLoad;
   const resolve = originalResolve;
   loader._load = function (this: unknown, request, parent, isMain) {
-    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) return shims[request];
+    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) {
+      const real = request === UTILS ? installedUtilsFile(this, parent) : undefined;
+      return real ? realUtils(load.call(this, real, parent, isMain) as Record<string, unknown>, shims[UTILS] as Record<string, unknown>) : shims[request];
+    }
     return load.call(this, request, parent, isMain);
   };
   loader._resolveFilename = function (this: unknown, request, ...rest) {
-    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) return request;
+    if (shims && Object.prototype.hasOwnProperty.call(shims, request)) return (request === UTILS && installedUtilsFile(this, rest[0])) || request;
     return resolve.call(this, request, ...rest);
   };
+}
+
+const UTILS = '@strapi/utils';
+const IN_PACKAGE = `${path.sep}node_modules${path.sep}`;
+
+/** the real @strapi/utils a package (a file under node_modules) resolves, if it is installed */
+function installedUtilsFile(self: unknown, parent: unknown): string | undefined {
+  const from = (parent as { filename?: unknown } | null | undefined)?.filename;
+  if (typeof from !== 'string' || !from.includes(IN_PACKAGE) || !originalResolve) return undefined;
+  try {
+    return originalResolve.call(self, UTILS, parent, false);
+  } catch {
+    return undefined;
+  }
+}
+
+/** per real module (by its exports): what packages get of it */
+const realUtilsViews = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * The real @strapi/utils with Tessera's `errors` and `env`. Its own error classes are made subclasses of
+ * Tessera's (each of its namesake), so what its functions throw (validate's "Invalid parameter", a
+ * pagination error) is answered as v4 answers it rather than as a 500.
+ */
+function realUtils(real: Record<string, unknown>, shim: Record<string, unknown>): Record<string, unknown> {
+  const seen = realUtilsViews.get(real);
+  if (seen && seen.errors === shim.errors && seen.env === shim.env) return seen;
+  const own = (real.errors ?? {}) as Record<string, unknown>;
+  const tessera = shim.errors as Record<string, unknown>;
+  for (const [name, cls] of Object.entries(own)) {
+    const base = tessera[name];
+    if (typeof cls !== 'function' || typeof base !== 'function' || cls === base) continue;
+    Object.setPrototypeOf(cls, base);
+    Object.setPrototypeOf(cls.prototype, base.prototype);
+  }
+  const view = { ...real, errors: shim.errors, env: shim.env };
+  realUtilsViews.set(real, view);
+  return view;
 }
 
 function unpatch(): void {

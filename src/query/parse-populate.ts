@@ -324,3 +324,22 @@ export function parsePopulate(ctx: QueryContext, ct: ContentType, populate: unkn
   addPopulate(run, ct, populate, 1, drafts);
   return Object.keys(drafts).length ? finish(ctx, ct, drafts) : undefined;
 }
+
+/**
+ * v4's database-level form of a `populate` given as names (`a,b.c`, `populate[0]=a`): the list its entity
+ * service hands the query engine, and so what lifecycle hooks see (strapi-plugin-populate-deep reads
+ * `['deep', '3']` there). As v4's query sanitizer leaves it: names that are no attribute stay, attributes
+ * the validated tree does not populate (private, unreadable, not relational) go. Undefined for the other
+ * forms (`*` and objects: v4's sanitizer expands them into the object the validated tree mirrors).
+ */
+export function populateNames(ct: ContentType, raw: unknown, validated: Populate | undefined): string[] | undefined {
+  const items = typeof raw === 'string' ? [raw] : Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? (raw as string[]) : undefined;
+  if (!items) return undefined;
+  const names = [...new Set(items.flatMap((v) => v.split(',').map((s) => s.trim())))];
+  if (names.includes('*')) return undefined;
+  const kept = typeof validated === 'object' && !Array.isArray(validated) ? validated : {};
+  return names.filter((name) => {
+    const root = name.split('.')[0];
+    return !Object.prototype.hasOwnProperty.call(ct.attributes, root) || Object.prototype.hasOwnProperty.call(kept, root);
+  });
+}

@@ -8,7 +8,7 @@ import type { FindParams, Where } from './types';
 import { parsePagination, type Pagination } from './pagination';
 import { parseFields } from './parse-fields';
 import { parseFilters } from './parse-filters';
-import { parsePopulate } from './parse-populate';
+import { parsePopulate, populateNames } from './parse-populate';
 import { parseSearch } from './parse-search';
 import { parseSort } from './parse-sort';
 import { orderByJoins, selectWithSortAttributes, whereJoins } from './sort-selection';
@@ -28,6 +28,8 @@ export interface RestQuery {
    * them; operators: `locale[$ne]=en`), already parsed as a filter value
    */
   locale?: string | unknown[] | Record<string, unknown>;
+  /** what lifecycle hooks see as `populate` when the request names what to populate (parse-populate.ts populateNames) */
+  hookPopulate?: string[];
 }
 
 export function isRestQuery(v: unknown): v is RestQuery {
@@ -70,6 +72,7 @@ export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<s
     pagination,
     publicationState: parsePublicationStateParam(raw.publicationState, action === 'find' || ct.kind === 'singleType'),
     locale: ct.localized ? parseLocale(ctx, ct, raw.locale) : undefined,
+    hookPopulate: populateNames(ct, raw.populate, params.populate),
   };
 }
 

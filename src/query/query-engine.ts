@@ -3,14 +3,21 @@ import type { ContentType, Model } from '../model/types';
 import type { Database, Executor } from '../storage/dialect';
 import { countEntities, findEntities, populate as populateEntities } from '../storage/read-entities';
 import { deleteEntities, deleteEntity, insertEntities, insertEntity, updateEntities, updateEntity } from '../storage/write-entities';
-import { countHooked, findManyHooked, findOneHooked, hookParams } from '../storage/hooked-entities';
+import { countHooked, findManyHooked, findOneHooked, hookParams, type ReadShape } from '../storage/hooked-entities';
 import { Lifecycles, currentHookTransaction, currentTransactionRoot, stampCreate, stampUpdate, transactionOrHook } from '../storage/lifecycles';
 import type { Entity, FindParams, Populate, Where, WriteParams } from './types';
 
+/**
+ * v4's database layer also takes `filters`: a where (or a function of `{ meta }` returning one) joined to
+ * `where` with AND (project and plugin code passes it, e.g. slugify's `findMany({ filters })`).
+ */
+type WithFilters<P> = P & { filters?: Where | ((ctx: { meta: { uid: string; attributes: ContentType['attributes'] } }) => Where | undefined) };
+
 export interface QueryApi {
-  findOne(params?: FindParams): Promise<Entity | null>;
-  findMany(params?: FindParams): Promise<Entity[]>;
-  count(params?: { where?: Where }): Promise<number>;
+  /** `read`: Tessera's own callers only, a validated Content API read (storage/hooked-entities.ts ReadShape) */
+  findOne(params?: WithFilters<FindParams>, read?: ReadShape): Promise<Entity | null>;
+  findMany(params?: WithFilters<FindParams>, read?: ReadShape): Promise<Entity[]>;
+  count(params?: WithFilters<{ where?: Where }>): Promise<number>;
   create(params: WriteParams): Promise<Entity>;
   createMany(params: { data: Record<string, unknown>[] }): Promise<{ count: number; ids: number[] }>;
   update(params: WriteParams): Promise<Entity | null>;
@@ -58,17 +65,26 @@ export function createQueryEngine(db: Database, model: Model, listeners: WriteLi
       currentTransactionRoot()?.commitCallbacks.push(() => notify(uid)); // and again once strapi.db.transaction committed (a read meanwhile cached the old state)
       return result;
     };
-    const findOne = (t: Executor, params: FindParams, inWrite?: Executor) =>
-      hooked ? findOneHooked(t, model, lc, ct, params, inWrite) : findEntities(t, model, ct, { ...params, limit: 1 }).then((r) => r[0] ?? null);
+    const findOne = (t: Executor, params: FindParams, inWrite?: Executor, read?: ReadShape) =>
+      hooked ? findOneHooked(t, model, lc, ct, params, inWrite, read) : findEntities(t, model, ct, { ...params, limit: 1 }).then((r) => r[0] ?? null);
     const readBack = (t: Executor, id: number, p: { select?: string[]; populate?: Populate }) =>
       findOne(t, { where: { id }, select: p.select, populate: p.populate }, t);
     /** the params the hooks of a write see and may change (a copy: the caller's object stays as it was) */
     const writeParams = <P extends object>(op: Parameters<Lifecycles['has']>[1], params: P): P => (has(op) ? hookParams(params) : params);
 
+    /** `filters` joined to `where` (the hooks see the params with both, as v4's query builder state) */
+    const filtered = <P extends { where?: Where }>(params: WithFilters<P>): P => {
+      const { filters, ...rest } = params;
+      if (filters === undefined || filters === null) return params;
+      const extra = typeof filters === 'function' ? filters({ meta: { uid, attributes: ct.attributes } }) : filters;
+      if (extra === undefined || extra === null) return rest as unknown as P;
+      return { ...rest, where: rest.where === undefined || rest.where === null ? extra : { $and: [rest.where, extra] } } as unknown as P;
+    };
+
     const api: QueryApi = {
-      findOne: (params = {}) => findOne(ex, params, tx),
-      findMany: (params = {}) => (hooked ? findManyHooked(ex, model, lc, ct, params, tx) : findEntities(ex, model, ct, params)),
-      count: (params = {}) => (hooked ? countHooked(ex, model, lc, ct, params, tx) : countEntities(ex, model, ct, params.where)),
+      findOne: (params = {}, read) => findOne(ex, filtered(params), tx, read),
+      findMany: (params = {}, read) => (hooked ? findManyHooked(ex, model, lc, ct, filtered(params), tx, read) : findEntities(ex, model, ct, filtered(params))),
+      count: (params = {}) => (hooked ? countHooked(ex, model, lc, ct, filtered(params), tx) : countEntities(ex, model, ct, filtered(params).where)),
       create: (params) => inTx(async (t) => {
         const p = writeParams('create', { ...params, data: params.data ?? {} });
         let states;

@@ -12,8 +12,8 @@ export interface SortPath {
 export interface SortReading {
   /**
    * v4's convertSortQueryParams: an empty field, or a value that is neither an object nor a direction, is a
-   * mistake. Lenient (storage orderBy): an empty field is skipped, a missing direction is ascending, and an
-   * object's value may be a list.
+   * mistake. Lenient (storage orderBy): an empty field is skipped, a direction other than `desc` is ascending,
+   * and an object's value may be a list.
    */
   strict: boolean;
   /** what a mistake throws */
@@ -28,9 +28,8 @@ function direction(raw: unknown, r: SortReading): 'asc' | 'desc' {
     if (d !== 'asc' && d !== 'desc') throw r.fail('Invalid order. order can only be one of asc|desc|ASC|DESC');
     return d;
   }
-  const d = String(raw ?? 'asc').toLowerCase();
-  if (d !== 'asc' && d !== 'desc') throw r.fail(`Invalid order direction ${String(raw)}`);
-  return d;
+  // v4's query engine hands the direction to knex, which sorts ascending unless it reads `desc`
+  return String(raw ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
 }
 
 function fromString(s: string, prefix: string[], out: SortPath[], r: SortReading): void {

@@ -1,16 +1,20 @@
 // The koa-like `ctx` v4 controllers receive, so project code written for v4 (`ctx.query`,
 // `ctx.params`, `ctx.request.body`, `ctx.state.auth`, `ctx.badRequest(...)`) runs unchanged. Policies and
 // middlewares (rest/route-chain.ts) also use koa's `ctx.method`, `ctx.path`, `ctx.ip`, `ctx.throw`,
-// `ctx.is`, `ctx.response`. The methods live on one shared prototype (as koa's do): a request allocates
-// its fields only.
+// `ctx.is`, `ctx.response`; plugins' handlers koa-static's members (`ctx.status` 404 until a body or a status
+// is set, `ctx.type`, `ctx.acceptsEncodings`, a stream as the body, `ctx.path` following `ctx.url`),
+// `ctx.redirect` and `ctx.session` (server/sessions.ts). The methods live on one shared prototype (as koa's
+// do): a request allocates its fields only.
 import http from 'node:http';
 import _ from 'lodash';
 import qs from 'qs';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, httpErrorBody } from '../errors';
+import { httpErrorBody } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/authenticate';
 import type { RequestFile } from './entry-uploads';
 import { qsParseOptions } from '../server/query-string';
+import type { SessionData, SessionState, Sessions } from '../server/sessions';
+import { redirect as redirectAnswer } from './redirect';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -51,10 +55,21 @@ export interface RequestContext {
   state: { auth: Auth; route: RouteState; user?: Record<string, unknown> & { id: number }; [key: string]: unknown };
   /** the underlying request and reply (multipart streams, redirects); absent when called from code */
   raw?: { req: FastifyRequest; reply: FastifyReply };
+  /** koa: setting a body makes the status 200 unless one was set; `null` makes it 204 */
   body: unknown;
+  /** koa: 404 until a body or a status is set */
   status: number;
+  /**
+   * koa `ctx.type`: what code set (`'html'`, `'.css'`, a media type), `''` until then; the answer's Content-Type
+   * follows it (server/http-server.ts). A plain field, so that a policy context's `type: 'koa'` stays its own.
+   */
+  type: string;
   /** response headers set by the controller */
   responseHeaders: Record<string, string>;
+  /** the node response (koa `ctx.res`); absent when called from code */
+  readonly res?: http.ServerResponse;
+  /** strapi::session's session (undefined when the project does not list that middleware, as in v4) */
+  session: SessionData | null | undefined;
   method: string;
   /** path and query string, as requested */
   url: string;
@@ -67,16 +82,21 @@ export interface RequestContext {
   readonly ip: string;
   /** koa `ctx.response`: status, body and response headers of this ctx */
   readonly response: ContextResponse;
-  set(name: string, value: string): void;
+  set(name: string, value: string | number): void;
   get(name: string): string | undefined;
+  /** koa `ctx.acceptsEncodings(...)`: the first of them the request's Accept-Encoding prefers, or false */
+  acceptsEncodings(...encodings: string[]): string | false;
+  /** koa `ctx.redirect(url | 'back', alt)`: 302 (unless a redirect status is set), Location, a short body */
+  redirect(url: string, alt?: string): void;
   /** koa `ctx.throw(status, message)`: an http error v4 answers in its envelope */
   throw(status: number, message?: string, details?: Record<string, unknown>): never;
   /** koa `ctx.is(...types)`: the request's content type if it matches one of `types` ('json', 'multipart', a mime) */
   is(...types: string[]): string | false | null;
-  badRequest(message?: string, details?: Record<string, unknown>): never;
-  notFound(message?: string): never;
-  forbidden(message?: string): never;
-  unauthorized(message?: string): never;
+  /** v4's response helpers (one per 4xx/5xx status, below): the status and the error envelope as the answer, without throwing */
+  badRequest(message?: string | null, details?: unknown): void;
+  notFound(message?: string | null, details?: unknown): void;
+  forbidden(message?: string | null, details?: unknown): void;
+  unauthorized(message?: string | null, details?: unknown): void;
   /** v4's koa response helpers: `ctx.send(data, status = 200)`, `ctx.created(data)` (201), `ctx.deleted(data)` (200, or 204 without data) */
   send(data: unknown, status?: number): void;
   created(data: unknown): void;
@@ -102,8 +122,34 @@ class HttpError extends Error {
   }
 }
 
-const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 'get' | 'throw' | 'is' | 'badRequest' | 'notFound' | 'forbidden' | 'unauthorized' | 'send' | 'created' | 'deleted'> = {
-  set(name, value) { this.responseHeaders[name.toLowerCase()] = value; },
+/** the statuses koa answers without a body, and its redirect statuses */
+const EMPTY_STATUSES = new Set([204, 205, 304]);
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 305, 307, 308]);
+
+/** `accepts` (negotiator): the provided encoding the Accept-Encoding header prefers (identity acceptable unless refused) */
+function acceptedEncoding(header: string | undefined, provided: string[]): string | false {
+  const specs: Array<{ encoding: string; q: number; i: number }> = [];
+  for (const [i, part] of (header ?? '').split(',').entries()) {
+    const m = /^\s*([^\s;]+)\s*(?:;(.*))?$/.exec(part);
+    if (!m) continue;
+    const q = /(?:^|;)\s*q\s*=\s*([0-9.]+)/.exec(m[2] ?? '');
+    specs.push({ encoding: m[1].toLowerCase(), q: q ? Number(q[1]) : 1, i });
+  }
+  if (!specs.some((s) => s.encoding === 'identity')) specs.push({ encoding: 'identity', q: specs.length ? Math.min(...specs.map((s) => s.q)) : 1, i: specs.length });
+  const ranked = provided.map((encoding, o) => {
+    let best = { q: 0, s: -1, i: -1 };
+    for (const spec of specs) {
+      const s = spec.encoding === encoding.toLowerCase() ? 1 : spec.encoding === '*' ? 0 : -1;
+      if (s >= 0 && (s > best.s || (s === best.s && spec.q > best.q))) best = { q: spec.q, s, i: spec.i };
+    }
+    return { encoding, o, ...best };
+  }).filter((r) => r.q > 0);
+  ranked.sort((a, b) => b.q - a.q || b.s - a.s || a.i - b.i || a.o - b.o);
+  return ranked[0]?.encoding ?? false;
+}
+
+const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 'get' | 'acceptsEncodings' | 'redirect' | 'throw' | 'is' | 'send' | 'created' | 'deleted'> = {
+  set(name, value) { this.responseHeaders[name.toLowerCase()] = String(value); },
   get(name) {
     const v = this.headers[name.toLowerCase()];
     return Array.isArray(v) ? v.join(', ') : v;
@@ -119,10 +165,15 @@ const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 
     for (const t of types.flat()) if (mimeMatches(actual, String(t).toLowerCase())) return t;
     return false;
   },
-  badRequest(message = 'Bad Request', details = {}) { throw new BadRequestError(message, details); },
-  notFound(message = 'Not Found') { throw new NotFoundError(message); },
-  forbidden(message = 'Forbidden') { throw new ForbiddenError(message); },
-  unauthorized(message = 'Unauthorized') { throw new UnauthorizedError(message); },
+  acceptsEncodings(...encodings) {
+    return acceptedEncoding(this.get('accept-encoding'), encodings.flat());
+  },
+  redirect(url, alt) {
+    const to = url === 'back' ? String(this.get('referrer') ?? this.get('referer') ?? alt ?? '/') : url;
+    const prior = (this as Internal)[STATUS];
+    this.body = redirectAnswer(this, to);
+    if (prior !== undefined && REDIRECT_STATUSES.has(prior)) this.status = prior;
+  },
   send(data, status = 200) {
     this.status = status;
     this.body = data;
@@ -141,9 +192,10 @@ const contextPrototype: ThisType<RequestContext> & Pick<RequestContext, 'set' | 
 };
 
 /**
- * v4 gives ctx one method per 4xx/5xx status (`ctx.conflict(message, details)`, `ctx.tooManyRequests()`,
- * `ctx.internalServerError()`, ...: koa.js addCustomMethods) that sets the status and the error envelope as
- * the answer (without throwing). The four above keep stopping the handler by throwing: the same answer.
+ * v4 gives ctx one method per 4xx/5xx status (`ctx.badRequest(message, details)`, `ctx.notFound()`,
+ * `ctx.tooManyRequests()`, ...: koa.js addCustomMethods) that sets the status and the error envelope as the
+ * answer without throwing: code that calls one inside its own try/catch, or goes on after it, behaves as in v4
+ * (a null message is the status's own, as http-errors makes it; details are kept as given, a text included).
  */
 for (const code of Object.keys(http.STATUS_CODES).map(Number).filter((c) => c >= 400 && c < 600)) {
   const method = _.camelCase(http.STATUS_CODES[code]);
@@ -159,7 +211,31 @@ for (const code of Object.keys(http.STATUS_CODES).map(Number).filter((c) => c >=
 const QUERY = Symbol('query');
 /** the strapi::query configuration (config/middlewares.js): how an assigned query is parsed back */
 const QUERY_CONFIG = Symbol('query config');
-type Internal = RequestContext & { [QUERY]: Record<string, unknown>; [QUERY_CONFIG]: Record<string, unknown> };
+/** the status set (explicitly, or by setting a body), and the body */
+const STATUS = Symbol('status');
+const BODY = Symbol('body');
+/** strapi::session's sessions (null: not listed), and this request's, once read */
+const SESSIONS = Symbol('sessions');
+const SESSION = Symbol('session');
+type Internal = RequestContext & {
+  [QUERY]: Record<string, unknown>;
+  [QUERY_CONFIG]: Record<string, unknown>;
+  [STATUS]: number | undefined;
+  [BODY]: unknown;
+  [SESSIONS]: Sessions | null;
+  [SESSION]: SessionState | undefined;
+};
+
+/** the status to answer with: the one set, else 200 (a controller that returned its answer set none) */
+export function answerStatus(ctx: RequestContext): number {
+  return (ctx as Internal)[STATUS] ?? 200;
+}
+
+/** the Set-Cookie headers of the request's session, if code used it (server/sessions.ts) */
+export function sessionCookies(ctx: RequestContext, secureRequest: boolean): string[] {
+  const c = ctx as Internal;
+  return c[SESSIONS] && c[SESSION] ? c[SESSIONS].commit(c[SESSION], secureRequest) : [];
+}
 
 Object.defineProperties(contextPrototype, {
   query: {
@@ -185,6 +261,39 @@ Object.defineProperties(contextPrototype, {
     get(this: RequestContext) {
       const q = this.url.indexOf('?');
       return q < 0 ? this.url : this.url.slice(0, q);
+    },
+  },
+  status: {
+    get(this: Internal) { return this[STATUS] ?? (this[BODY] === undefined || this[BODY] === null ? 404 : 200); },
+    set(this: Internal, code: number) { this[STATUS] = code; },
+  },
+  body: {
+    get(this: Internal) { return this[BODY]; },
+    set(this: Internal, value: unknown) {
+      this[BODY] = value;
+      if (value === null || value === undefined) {
+        if (!EMPTY_STATUSES.has(this.status)) this[STATUS] = 204;
+      } else if (this[STATUS] === undefined) {
+        this[STATUS] = 200;
+      }
+    },
+  },
+  res: { get(this: RequestContext) { return this.raw?.reply.raw; } },
+  session: {
+    get(this: Internal) {
+      if (!this[SESSIONS]) return undefined;
+      this[SESSION] ??= this[SESSIONS].load(this.get('cookie'));
+      return this[SESSION].session;
+    },
+    set(this: Internal, value: unknown) {
+      if (!this[SESSIONS]) {
+        // without strapi::session, a plain property (koa)
+        Object.defineProperty(this, 'session', { value, writable: true, enumerable: true, configurable: true });
+        return;
+      }
+      if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new Error('this.session can only be set as null or an object.');
+      this[SESSION] ??= this[SESSIONS].load(this.get('cookie'));
+      this[SESSION].session = value === null ? null : { ...(value as SessionData) };
     },
   },
   ip: { get(this: RequestContext) { return this.raw?.req.ip ?? ''; } },
@@ -256,6 +365,8 @@ export function createContext(init: {
   route: RequestContext['state']['route'];
   user?: RequestContext['state']['user'];
   raw?: RequestContext['raw'];
+  /** strapi::session's sessions, when the project lists that middleware */
+  sessions?: Sessions;
 }): RequestContext {
   const ctx = Object.create(contextPrototype) as Internal;
   ctx[QUERY] = init.query;
@@ -264,8 +375,11 @@ export function createContext(init: {
   ctx.request = new ContextRequest(ctx, init.body ?? {}, init.headers, init.method);
   ctx.state = { auth: withV4Auth(init.auth), route: init.route, user: init.user };
   ctx.raw = init.raw;
-  ctx.body = undefined;
-  ctx.status = 200;
+  ctx[BODY] = undefined;
+  ctx[STATUS] = undefined;
+  ctx[SESSIONS] = init.sessions ?? null;
+  ctx[SESSION] = undefined;
+  ctx.type = '';
   ctx.responseHeaders = {};
   ctx.method = init.method;
   ctx.url = init.url;

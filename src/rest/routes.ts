@@ -39,6 +39,14 @@ export interface RouteDef {
 
 export type ControllerLookup = (controllerUid: string) => Record<string, unknown> | undefined;
 
+/**
+ * The path as the router matches it: parameter names do not count (`/tasks/:id` and `/tasks/:slug` are one
+ * path to fastify, which refuses a second route on it; to koa-router, v4's, the route declared first answers).
+ */
+export function routeMatchKey(path: string): string {
+  return path.replace(/:[A-Za-z0-9_$-]+/g, ':');
+}
+
 const COLLECTION_ROUTES: Array<[HttpMethod, string, string]> = [
   ['GET', '', 'find'], ['GET', '/:id', 'findOne'], ['POST', '', 'create'], ['PUT', '/:id', 'update'], ['DELETE', '/:id', 'delete'],
 ];
@@ -79,10 +87,24 @@ export function coreRouterObjects(ct: ContentType, d: CoreRouterDescriptor): Cor
   return kept.routes;
 }
 
+/** a route object listed in a router for v4's sake, served by a plugin of Tessera's (not from the router) */
+const SERVED_ELSEWHERE = Symbol('served elsewhere');
+const servedElsewhere = (r: unknown): boolean => typeof r === 'object' && r !== null && SERVED_ELSEWHERE in r;
+
+/**
+ * v4's i18n register adds `POST /<plural>/:id/localizations` (single types: `/<singular>/localizations`) to a
+ * localized type's router (`strapi.api[api].routes[name].routes`): listed there (the documentation plugin
+ * documents it), served by Tessera's i18n plugin.
+ */
+export function localizationRouteObject(ct: ContentType): CoreRouteObject {
+  const path = ct.kind === 'singleType' ? `/${ct.singularName}/localizations` : `/${ct.pluralName}/:id/localizations`;
+  return Object.assign({ method: 'POST' as const, path, handler: `${ct.modelName}.createLocalization`, config: { policies: [] } }, { [SERVED_ELSEWHERE]: true });
+}
+
 /** createCoreRouter(uid, options): v4's CRUD routes of one content type (a plugin's too: `apiName` absent) */
 export function coreRouterRoutes(ct: ContentType, d: CoreRouterDescriptor, controllers: ControllerLookup, file: string, apiName: string | undefined): RouteDef[] {
   const prefix = (d.options as { prefix?: string }).prefix ?? '';
-  return coreRouterObjects(ct, d).map((r) => {
+  return coreRouterObjects(ct, d).filter((r) => !servedElsewhere(r)).map((r) => {
     const action = r.handler.slice(r.handler.lastIndexOf('.') + 1);
     return {
       method: r.method, path: prefix + r.path, action: r.handler, uid: ct.uid,
@@ -117,6 +139,7 @@ export function projectRoutes(project: Project, model: Model, controllers: Contr
       const list = (mod as { routes?: unknown })?.routes;
       if (!Array.isArray(list)) throw new ProjectError('a routes file must export createCoreRouter(...) or { routes: [...] }', file);
       for (const r of list as Array<{ method?: string; path?: string; handler?: unknown; config?: RouteConfig }>) {
+        if (servedElsewhere(r)) continue;
         const method = String(r.method ?? '').toUpperCase() as HttpMethod;
         if (!['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(method) || typeof r.path !== 'string') {
           throw new ProjectError(`route ${JSON.stringify({ method: r.method, path: r.path })} needs a method and a path`, file);

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { BadRequestError, JsonSyntaxError, MethodNotAllowedError, NotFoundError, ValidationError, httpErrorBody, toErrorBody } from '../errors';
 import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../json-nesting';
 import type { Access } from '../rest/access';
-import { createContext, withV4Auth, type RequestContext, type RouteState } from '../rest/context';
+import { answerStatus, createContext, sessionCookies, withV4Auth, type RequestContext, type RouteState } from '../rest/context';
 import { compose, type KoaMiddleware } from '../rest/route-chain';
 import { requestContext } from '../rest/request-scope';
 import type { ProjectHttpServer, ServerTimeouts } from './project-http-server';
@@ -16,13 +16,14 @@ import type { Auth } from '../auth/authenticate';
 import { NO_ACCESS } from '../auth/abilities';
 import { untouchedJsonText } from '../rest/json-body';
 import { auditResponse, hasResponseAuditors } from './response-audit';
-import type { RouteDef } from '../rest/routes';
+import { routeMatchKey, type RouteDef } from '../rest/routes';
 import type { MiddlewareSettings } from './middlewares-config';
 import { createQueryStringParser } from './query-string';
 import { clientErrorHandler, expectationFailed, frameworkError } from './client-error';
-import { canonicalFilePath, resolvePublicFile, sendPublicFile, uploadsDirOf } from './static-files';
+import { canonicalFilePath, contentTypeFor, resolvePublicFile, sendPublicFile, uploadsDirOf } from './static-files';
 import { lazySchemaCompilers } from './schema-compilers';
 import { ShapeCache } from '../query/shape-cache';
+import { createSessions, sessionOptions, type Sessions } from './sessions';
 
 export interface ServerOptions {
   routes: RouteDef[];
@@ -45,7 +46,12 @@ export interface ServerOptions {
   httpServer?: ProjectHttpServer;
   /** run each request in strapi.requestContext (rest/request-scope.ts): costs every await on Node 20, so only when project code uses it */
   trackRequests?: boolean;
+  /** config/server.js `app.keys`: strapi::session signs its cookie with them (server/sessions.ts) */
+  appKeys?: unknown;
 }
+
+/** the options and what buildServer made of them for every request */
+type Server = ServerOptions & { sessions?: Sessions };
 
 const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': "connect-src 'self' https:;img-src 'self' data: blob:;media-src 'self' data: blob:;default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
@@ -87,8 +93,10 @@ function allowedOrigin(cors: MiddlewareSettings['cors'], origin: string | undefi
   return list.includes(origin) ? origin : null;
 }
 
-export function buildServer(o: ServerOptions): FastifyInstance {
-  const { settings, log } = o;
+export function buildServer(options: ServerOptions): FastifyInstance {
+  const { settings, log } = options;
+  // v4 reads NODE_ENV for the cookie's `secure` default as the process has it
+  const o: Server = { ...options, sessions: settings.session ? createSessions(sessionOptions(settings.session, process.env.NODE_ENV), options.appKeys) : undefined };
   const qsOptions = { strictNullHandling: true, arrayLimit: 100, depth: 20, ...settings.query };
   const queryString = createQueryStringParser(settings.query);
   // a query string seen before is not parsed again; each request gets its own copy (controllers may change it)
@@ -151,6 +159,9 @@ export function buildServer(o: ServerOptions): FastifyInstance {
 
   // one callback-style hook per request for headers, CORS and the query-string limits (no promise per hook)
   const apiPaths = o.prefix + '/';
+  // routes plugins serve at the root (v4 admin routes, strapi.server.routes): their handlers see the path as asked
+  // (koa-static's own guard answers a path escape 403, as in v4)
+  const rootRoutes = new Set(o.routes.filter((r) => r.root).map((r) => r.path));
   app.addHook('onRequest', (req, reply, done) => {
     baseHeaders(reply);
     if (closing) {
@@ -175,7 +186,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     }
     // files are served only at their canonical path, whichever static handler the router chose (issue #20):
     // another spelling (`//uploads/x`, `/x/../uploads/x`, `/uploads%2fx`) is refused before any handler runs
-    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(apiPaths)) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(apiPaths) && !rootRoutes.has(req.routeOptions.url ?? '')) {
       const file = canonicalFilePath(req.url);
       if (file === null || file === 'malformed') {
         sendError(reply, file === null ? new NotFoundError('Not Found') : new BadRequestError('failed to decode'), log);
@@ -212,16 +223,22 @@ export function buildServer(o: ServerOptions): FastifyInstance {
     return reply.code(204).send();
   });
 
-  const methodsByPath = new Map<string, Set<string>>();
+  // keyed by routeMatchKey: routes whose paths differ only in parameter names share one path
+  const methodsByPath = new Map<string, { url: string; methods: Set<string> }>();
   for (const route of o.routes) {
     const url = route.root ? route.path : o.prefix + route.path;
-    methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(route.method));
+    const key = routeMatchKey(url);
+    const path = methodsByPath.get(key) ?? { url, methods: new Set<string>() };
+    methodsByPath.set(key, path);
+    // as koa-router: a later route on the same method and path never answers (the first one does)
+    if (path.methods.has(route.method)) continue;
+    path.methods.add(route.method);
     // a route without policies, middlewares or project middlewares runs with no chain at all
     const state = routeStateOf(route);
     const chained = route.hooks?.length || o.appMiddlewares?.length ? chainedHandler(o, route, state, o.appMiddlewares ?? []) : undefined;
     app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, state, req, reply)) });
   }
-  for (const [url, methods] of methodsByPath) {
+  for (const { url, methods } of methodsByPath.values()) {
     // a GET no route takes is v4's public-files catch-all's: a 404 (below), never a 405
     const others = ['POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !methods.has(m));
     if (!others.length) continue;
@@ -255,7 +272,7 @@ export function buildServer(o: ServerOptions): FastifyInstance {
  * The caller. `auth: false` routes skip authentication as v4 does: any token, valid or not, is ignored (no 401),
  * and the request can read no relation (v4 removes every populated relation there: no one is authenticated).
  */
-async function callerOf(o: ServerOptions, route: RouteDef, req: FastifyRequest): Promise<Auth> {
+async function callerOf(o: Server, route: RouteDef, req: FastifyRequest): Promise<Auth> {
   if (route.config.auth === false) return UNAUTHENTICATED;
   const auth = await o.access.authenticate(req.headers.authorization);
   o.access.authorize(auth, route.action);
@@ -277,7 +294,7 @@ function routeStateOf(route: RouteDef): RouteState {
 /** `uidPart('api::article.article.find', 'api::')` -> `article`; undefined for another namespace */
 const uidPart = (action: string, namespace: string): string | undefined => (action.startsWith(namespace) ? action.slice(namespace.length).split('.')[0] : undefined);
 
-function contextOf(o: ServerOptions, state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
+function contextOf(o: Server, state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): RequestContext {
   return createContext({
     query: (req.query ?? {}) as Record<string, unknown>,
     queryConfig: o.settings.query,
@@ -290,10 +307,11 @@ function contextOf(o: ServerOptions, state: RouteState, req: FastifyRequest, rep
     route: state,
     user: auth.kind === 'user' ? auth.user : undefined,
     raw: { req, reply },
+    sessions: o.sessions,
   });
 }
 
-async function handle(o: ServerOptions, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function handle(o: Server, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   // callerOf inlined: the hot path keeps one await for authentication
   let auth = UNAUTHENTICATED;
   if (route.config.auth !== false) {
@@ -317,7 +335,7 @@ async function answer(route: RouteDef, ctx: RequestContext, reply: FastifyReply)
  * it: project middlewares (config/middlewares.js order), authentication and the permission check, the
  * route's policies, its middlewares, then the handler, whose result is in `ctx.body` when `next()` returns.
  */
-function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, appMiddlewares: KoaMiddleware[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+function chainedHandler(o: Server, route: RouteDef, state: RouteState, appMiddlewares: KoaMiddleware[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const authenticate: KoaMiddleware = async (ctx, next) => {
     const raw = ctx.raw!;
     const auth = await callerOf(o, route, raw.req);
@@ -343,19 +361,34 @@ function chainedHandler(o: ServerOptions, route: RouteDef, state: RouteState, ap
 const NOBODY: Auth = { kind: 'none', reason: 'Missing or invalid credentials' };
 
 async function send(reply: FastifyReply, ctx: RequestContext, body: unknown): Promise<void> {
+  const cookies = sessionCookies(ctx, reply.request.protocol === 'https');
+  if (cookies.length) reply.header('set-cookie', cookies);
   if ((body === undefined || body === null) && ctx.status === 204) {
     // koa: a controller that set `ctx.body = null` explicitly answers 204 (v4's users routes do)
     await reply.code(204).headers(ctx.responseHeaders).send();
     return;
   }
   if (body === undefined || body === null) throw new NotFoundError('Not Found');
-  reply.code(ctx.status).headers(ctx.responseHeaders);
+  // koa `ctx.type = 'html' | '.css' | 'text/html'` (koa-send sets it): the Content-Type it names
+  const named = ctx.type ? contentTypeFor(ctx.type) : undefined;
+  if (named) ctx.responseHeaders['content-type'] = named;
+  reply.code(answerStatus(ctx)).headers(ctx.responseHeaders);
   // a body the JSON read path wrote, that nothing looked inside: sent as written
   const text = untouchedJsonText(body);
   if (text !== undefined) {
     await reply.type('application/json; charset=utf-8').send(text);
     return;
   }
-  if (typeof body === 'object' && !Buffer.isBuffer(body)) reply.type('application/json; charset=utf-8');
+  // koa's body types: JSON always; a string (html when it starts with `<`), bytes or a stream only without one set
+  const typed = ctx.responseHeaders['content-type'] !== undefined;
+  if (isStream(body) || Buffer.isBuffer(body)) {
+    if (!typed) reply.type('application/octet-stream');
+  } else if (typeof body === 'string') {
+    if (!typed) reply.type(/^\s*</.test(body) ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8');
+  } else if (typeof body === 'object') {
+    reply.type('application/json; charset=utf-8');
+  }
   await reply.send(body);
 }
+
+const isStream = (v: unknown): v is NodeJS.ReadableStream => typeof v === 'object' && v !== null && typeof (v as { pipe?: unknown }).pipe === 'function';

@@ -12,6 +12,8 @@ export interface MiddlewareSettings {
   public: { enabled: boolean; maxAge: number };
   favicon: { enabled: boolean; path?: string; maxAge: number };
   logger: boolean;
+  /** `strapi::session`'s config when the project lists it (server/sessions.ts): ctx.session exists only then, as in v4 */
+  session?: Record<string, unknown>;
   /** project middleware entries as written, in their order (resolved by rest/route-chain.ts) */
   project: unknown[];
 }
@@ -85,6 +87,9 @@ export function middlewareSettings(list: unknown, file: string): MiddlewareSetti
         break;
       case 'strapi::logger':
         s.logger = true;
+        break;
+      case 'strapi::session':
+        s.session = cfg;
         break;
     }
   }

@@ -59,12 +59,23 @@ export function isActiveContent(mime: string): boolean {
   return ACTIVE_TYPES.has(mime);
 }
 
-/** The Content-Type header for a served file. */
-export function contentTypeOf(file: string): string {
-  const type = mimeOfExtension(path.extname(file)) ?? 'application/octet-stream';
+/** a media type as a Content-Type header: textual types with `charset=utf-8` */
+function withCharset(type: string): string {
   return type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' || type === 'image/svg+xml'
     ? `${type}; charset=utf-8`
     : type;
+}
+
+/** The Content-Type header for a served file. */
+export function contentTypeOf(file: string): string {
+  return withCharset(mimeOfExtension(path.extname(file)) ?? 'application/octet-stream');
+}
+
+/** koa's `ctx.type = value` (a media type, or an extension with or without its dot) -> the Content-Type header, if known */
+export function contentTypeFor(value: string): string | undefined {
+  if (value.includes('/')) return /;\s*charset=/i.test(value) ? value : withCharset(value.toLowerCase());
+  const type = mimeOfExtension(value.startsWith('.') ? value : `.${value}`);
+  return type === undefined ? undefined : withCharset(type);
 }
 
 export interface PublicFile {

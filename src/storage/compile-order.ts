@@ -28,7 +28,8 @@ function sortExpr(b: SqlBuilder, model: Model, ct: ContentType, alias: string, p
   const [head, ...rest] = path;
   if (head === 'id' && rest.length === 0) return `${alias}.id`;
   const attr = ct.attributes[head];
-  if (!attr) throw new OrderError(`Invalid key ${head}`);
+  // v4's query engine message (plugin code shows it: strapi-plugin-navigation answers 400 with it)
+  if (!attr) throw new OrderError(`Attribute ${head} not found on model ${ct.uid}`);
   if (attr.kind === 'scalar') {
     if (rest.length) throw new OrderError(`Invalid key ${head}`);
     return `${alias}.${b.q(attr.column)}`;

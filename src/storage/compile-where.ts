@@ -116,10 +116,19 @@ function keyPart(c: Ctx, ct: ContentType, alias: string, key: string, value: unk
   }
   if (key === '$not') return node(c, ct, alias, value, !neg);
   if (key.startsWith('$')) throw new WhereError(`Only $and, $or and $not can be used as root level operators. Found ${key}.`);
-  const attr = key === 'id' ? ID_ATTR : ct.attributes[key];
+  const attr = key === 'id' ? ID_ATTR : ct.attributes[key] ?? columnAttribute(ct, key);
   if (!attr) throw new WhereError(`Invalid key ${key}`);
   if (attr.kind === 'scalar') return scalarPart(c.b, attr, `${alias}.${c.b.q(attr.column)}`, value, neg);
   return relationPart(c, ct, alias, attr, value, neg);
+}
+
+/**
+ * v4's query engine takes a key naming no attribute as a column of the table (strapi-plugin-navigation's
+ * `{ published_at: { $notNull: true } }`): the scalar attribute stored in that column
+ */
+function columnAttribute(ct: ContentType, column: string): Attribute | undefined {
+  for (const attr of Object.values(ct.attributes)) if (attr.kind === 'scalar' && attr.column === column) return attr;
+  return undefined;
 }
 
 /** v4's relation where forms: `3`, `[1, 2]`, `{ $in: [..] }`, `{ $null: true }` apply to the target's id */

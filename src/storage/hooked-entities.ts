@@ -2,18 +2,56 @@
 // them: before* sees the params (and may replace `where`, `select`, `populate`, ...), the query runs with
 // what it left, after* sees the same params and the result (and may change the objects in it). Without a
 // subscriber for that (model, operation) each function is the plain read.
+import { isDeepStrictEqual } from 'node:util';
 import type { ContentType, Model } from '../model/types';
-import type { Entity, FindParams, Where } from '../query/types';
+import type { Entity, FindParams, Populate, Where } from '../query/types';
 import type { Executor } from './dialect';
 import { countEntities, findEntities, normalizePopulate } from './read-entities';
 import type { Lifecycles } from './lifecycles';
 
 /**
- * What a Content API read may return (its validated `select` and `populate`): hooks may change these params
- * (they see their change), the read keeps the validated ones, so no hook makes a private field, a password
- * or a relation the caller may not read part of an answer. `strapi.query` and the entity service pass none.
+ * What a read takes while its hooks leave `select` and `populate` as they saw them, given by Tessera's own
+ * callers (`strapi.query` passes none): a Content API read's validated fields and tree (with its permission
+ * and publication-state filters), or the entity service's populate with v4's publication filter. A hook
+ * that changes either gets its change read, as v4 reads it (strapi-plugin-populate-deep replaces
+ * `populate`); what leaves the server is then what v4's output sanitizer lets through (private fields,
+ * passwords and relations the caller may not read never do: the doors sanitize every answer).
  */
-export type ReadShape = Pick<FindParams, 'select' | 'populate'>;
+export interface ReadShape {
+  select?: FindParams['select'];
+  populate?: FindParams['populate'];
+  /**
+   * the `populate` the hooks see instead: v4's database-level form of the caller's (`populate=deep,3` ->
+   * ['deep', '3'], names no attribute holds included), as v4's entity service hands it on
+   */
+  hookPopulate?: Populate;
+  /**
+   * what a populate the hooks put in is read with: the read's publication state on every populated relation
+   * (v4 hands a live find's publication filter to each populate, whoever wrote it)
+   */
+  scopePopulate?(populate: Populate): Populate | undefined;
+  /** a Content API read: its results are pruned to the shape read (pruneToShape); project code's keep all */
+  prune: boolean;
+}
+
+/** the shape of a validated Content API read (its params), with what hooks see as its populate and how a new one is read */
+export function validatedRead(params: FindParams, hookPopulate?: Populate, scopePopulate?: ReadShape['scopePopulate']): ReadShape {
+  return { select: params.select, populate: params.populate, hookPopulate, scopePopulate, prune: true };
+}
+
+/** the params a hooked read's hooks see */
+function hookView<P extends FindParams>(params: P, shape?: ReadShape): P & Record<string, unknown> {
+  const p = hookParams(params) as P & Record<string, unknown>;
+  if (shape?.hookPopulate !== undefined) p.populate = structuredClone(shape.hookPopulate);
+  return p;
+}
+
+/** what the read takes: the shape, or what the before* hooks made of `select` / `populate` */
+function readShape(p: FindParams, seen: Pick<FindParams, 'select' | 'populate'>, shape?: ReadShape): ReadShape | undefined {
+  if (!shape) return undefined;
+  const populate = isDeepStrictEqual(p.populate, seen.populate) ? shape.populate : p.populate && shape.scopePopulate ? shape.scopePopulate(p.populate) : p.populate;
+  return { select: isDeepStrictEqual(p.select, seen.select) ? shape.select : p.select, populate, prune: shape.prune };
+}
 
 const shaped = (p: FindParams, shape?: ReadShape): FindParams => (shape ? { ...p, select: shape.select, populate: shape.populate } : p);
 
@@ -25,7 +63,7 @@ const isEntity = (v: unknown): v is Entity => typeof v === 'object' && v !== nul
  * private fields the same way): a hook that merges a full row into the result leaks nothing. Keys naming no
  * attribute (computed by the hook) stay.
  */
-export function pruneToShape(model: Model, ct: ContentType, entity: Entity, shape: ReadShape): void {
+export function pruneToShape(model: Model, ct: ContentType, entity: Entity, shape: Pick<FindParams, 'select' | 'populate'>): void {
   const nodes = normalizePopulate(ct, shape.populate);
   for (const key of Object.keys(entity)) {
     const attr = ct.attributes[key];
@@ -70,22 +108,26 @@ export function hookParams<T extends object>(params: T): T {
 
 export async function findManyHooked(ex: Executor, model: Model, lc: Lifecycles, ct: ContentType, params: FindParams, tx?: Executor, shape?: ReadShape): Promise<Entity[]> {
   if (!lc.has(ct.uid, 'findMany')) return findEntities(ex, model, ct, params);
-  const p = hookParams(params) as FindParams & Record<string, unknown>;
+  const p = hookView(params, shape);
+  const seen = structuredClone({ select: p.select, populate: p.populate });
   const states = await lc.run('beforeFindMany', ct, { params: p }, undefined, tx);
-  const result = await findEntities(ex, model, ct, shaped(p, shape));
+  const read = readShape(p, seen, shape);
+  const result = await findEntities(ex, model, ct, shaped(p, read));
   await lc.run('afterFindMany', ct, { params: p, result }, states, tx);
-  if (shape) for (const e of result) if (isEntity(e)) pruneToShape(model, ct, e, shape);
+  if (read?.prune) for (const e of result) if (isEntity(e)) pruneToShape(model, ct, e, read);
   return result;
 }
 
 export async function findOneHooked(ex: Executor, model: Model, lc: Lifecycles, ct: ContentType, params: FindParams, tx?: Executor, shape?: ReadShape): Promise<Entity | null> {
   if (!lc.has(ct.uid, 'findOne')) return (await findEntities(ex, model, ct, { ...params, limit: 1 }))[0] ?? null;
   const { limit: _limit, ...one } = params;
-  const p = hookParams(one) as FindParams & Record<string, unknown>;
+  const p = hookView(one, shape);
+  const seen = structuredClone({ select: p.select, populate: p.populate });
   const states = await lc.run('beforeFindOne', ct, { params: p }, undefined, tx);
-  const result = (await findEntities(ex, model, ct, { ...shaped(p, shape), limit: 1 }))[0] ?? null;
+  const read = readShape(p, seen, shape);
+  const result = (await findEntities(ex, model, ct, { ...shaped(p, read), limit: 1 }))[0] ?? null;
   await lc.run('afterFindOne', ct, { params: p, result }, states, tx);
-  if (shape && isEntity(result)) pruneToShape(model, ct, result, shape);
+  if (read?.prune && isEntity(result)) pruneToShape(model, ct, result, read);
   return result;
 }
 

@@ -51,6 +51,8 @@ export function normalizePopulate(ct: ContentType, populate: Populate | undefine
     }
     return out;
   }
+  // v4's query engine at any level (strapi.query({ populate: 'a' })): the entity service splits strings first
+  if (typeof populate !== 'object') throw new Error('Populate must be an object');
   for (const [name, value] of Object.entries(populate)) {
     const attr = ct.attributes[name];
     if (!attr || !isRelational(attr) || value === false) continue;
@@ -116,8 +118,9 @@ async function populateAttribute(db: Executor, model: Model, ct: ContentType, at
     else byParent.set(r.parent, [r.entity]);
   }
   for (const p of parents) {
-    const list = byParent.get(p.id) ?? [];
-    p[attr.name] = many ? list : (list[0] ?? null);
+    const list = byParent.get(p.id);
+    // v4's query engine: a multiple media field without files reads null (its morph populate maps no rows to null)
+    p[attr.name] = many ? (list ?? (attr.kind === 'media' ? null : [])) : (list?.[0] ?? null);
   }
   const children = rows.map((r) => r.entity);
   if (node.populate && children.length) await populateIn(db, model, target, children, node.populate, inside);

@@ -76,6 +76,17 @@ export function pluginRoutes(plugin: RegisteredPlugin, registry: PluginRegistry,
   return { routes };
 }
 
+/** v4 registerPluginRoutes' defaults, in place: a router object's `type` (admin) and `prefix` (`/<plugin>`) */
+export function applyRouterDefaults(plugin: RegisteredPlugin): void {
+  const raw = plugin.module.routes;
+  if (Array.isArray(raw) || !raw || typeof raw !== 'object') return;
+  for (const router of Object.values(raw as Record<string, V4Router>)) {
+    if (!router || typeof router !== 'object' || isCoreRouter(router)) continue;
+    router.type ||= 'admin';
+    router.prefix ||= `/${plugin.name}`;
+  }
+}
+
 /** `strapi.server.routes(routes)`: an array goes on the root router; a router object by its type. */
 export function serverRoutes(added: unknown[], controllerByUid: ControllerLookup, file: string): RouteDef[] {
   const source: RouteSource = { file, controller: controllerByUid };

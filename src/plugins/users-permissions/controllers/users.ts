@@ -4,7 +4,8 @@ import _ from 'lodash';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors';
 import type { RequestContext } from '../../../rest/context';
 import { parseRestQuery } from '../../../query/parse-query';
-import type { Entity } from '../../../query/types';
+import type { Entity, FindParams } from '../../../query/types';
+import { validatedRead, type ReadShape } from '../../../storage/hooked-entities';
 import { UP_ROLE_UID } from '../../../auth/abilities';
 import { UP_USER_UID } from '../../../auth/jwt-strategy';
 import { schemas, validateBody } from '../validation';
@@ -20,26 +21,30 @@ const userId = (ctx: RequestContext): number | null => (/^\d{1,15}$/.test(ctx.pa
 
 export function createUserController(d: ControllerDeps) {
   const users = () => d.query(UP_USER_UID);
-  const readQuery = (ctx: RequestContext) => parseRestQuery(d.queryContext(ctx), d.userType, ctx.query, 'findOne').params;
-  const listQuery = (ctx: RequestContext) => {
-    const { params } = parseRestQuery(d.queryContext(ctx), d.userType, ctx.query, 'find');
+  /** a validated read and its shape (lifecycle hooks see v4's populate: storage/hooked-entities.ts) */
+  const readOf = (ctx: RequestContext, action: 'find' | 'findOne'): [FindParams, ReadShape] => {
+    const q = parseRestQuery(d.queryContext(ctx), d.userType, ctx.query, action);
+    return [q.params, validatedRead(q.params, q.hookPopulate)];
+  };
+  const listQuery = (ctx: RequestContext): [FindParams, ReadShape] => {
+    const [params, read] = readOf(ctx, 'find');
     // v4 pages this list only when asked to (entityService.findMany has no default limit)
     if (ctx.query.pagination === undefined && ctx.query.start === undefined && ctx.query.limit === undefined) {
       delete params.limit;
       delete params.offset;
     }
-    return params;
+    return [params, read];
   };
 
   return {
     async find(ctx: RequestContext) {
-      return sanitizeUser(d, await users().findMany(listQuery(ctx)), ctx);
+      return sanitizeUser(d, await users().findMany(...listQuery(ctx)), ctx);
     },
 
     async findOne(ctx: RequestContext) {
       const id = userId(ctx);
-      const params = readQuery(ctx);
-      const user = id === null ? null : await users().findOne({ ...params, where: { id } });
+      const [params, read] = readOf(ctx, 'findOne');
+      const user = id === null ? null : await users().findOne({ ...params, where: { id } }, read);
       if (!user) return noContent(ctx);
       return sanitizeUser(d, user, ctx);
     },
@@ -52,7 +57,8 @@ export function createUserController(d: ControllerDeps) {
     async me(ctx: RequestContext) {
       const current = stateUser(ctx);
       if (!current) throw new UnauthorizedError('Unauthorized');
-      const user = await users().findOne({ ...readQuery(ctx), where: { id: current.id } });
+      const [params, read] = readOf(ctx, 'findOne');
+      const user = await users().findOne({ ...params, where: { id: current.id } }, read);
       return sanitizeUser(d, user, ctx);
     },
 

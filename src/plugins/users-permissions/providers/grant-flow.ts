@@ -16,7 +16,7 @@ import type { RequestContext } from '../../../rest/context';
 import type { Settings } from '../settings';
 import { OAUTH_ENDPOINTS } from './oauth-endpoints';
 import { providerRequest, ProviderHttpError } from './provider-http';
-import { redirect } from './redirect';
+import { redirect } from '../../../rest/redirect';
 import type { FlowState, StateCookie } from './state-cookie';
 
 type Entry = Record<string, any>;

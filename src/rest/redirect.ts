@@ -1,7 +1,7 @@
-// koa's `ctx.redirect(url)`, which v4's sign-in flow answers with: 302, the URL encoded as the `encodeurl`
+// koa's `ctx.redirect(url)` (rest/context.ts; v4's sign-in flow answers with it too): 302, the URL encoded as the `encodeurl`
 // package does (characters a header may not hold are percent-encoded, existing escapes kept), and a short
 // HTML (or text) body naming it.
-import type { RequestContext } from '../../../rest/context';
+import type { RequestContext } from './context';
 
 const ENCODE_CHARS = /(?:[^\x21\x23-\x3B\x3D\x3F-\x5F\x61-\x7A\x7C\x7E]|%(?:[^0-9A-Fa-f]|[0-9A-Fa-f][^0-9A-Fa-f]|$))+/g;
 const LONE_SURROGATE = /(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uD800-\uDBFF]([^\uDC00-\uDFFF]|$)/g;
