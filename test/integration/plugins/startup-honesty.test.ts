@@ -10,6 +10,7 @@ const PLUGINS_JS = `module.exports = () => ({
   'admin-only': { enabled: true, resolve: './src/plugins/admin-only' },
   broken: { enabled: true, resolve: './src/plugins/broken' },
   ghost: { enabled: true },
+  sanitizing: { enabled: true, resolve: './src/plugins/sanitizing' },
   switched: { enabled: false, resolve: './src/plugins/broken' },
 });
 `;
@@ -20,6 +21,8 @@ const EDIT: Record<string, string> = {
   'src/plugins/admin-only/strapi-admin.js': 'module.exports = {};\n',
   'src/plugins/broken/package.json': JSON.stringify({ name: 'broken', strapi: { kind: 'plugin', name: 'broken' } }),
   'src/plugins/broken/strapi-server.js': "module.exports = require('a-package-this-project-does-not-have');\n",
+  'src/plugins/sanitizing/package.json': JSON.stringify({ name: 'sanitizing', strapi: { kind: 'plugin', name: 'sanitizing' } }),
+  'src/plugins/sanitizing/strapi-server.js': "module.exports = { register({ strapi }) { strapi.sanitizers.add('content-api.output', (data) => data); } };\n",
   // closes DELETE /api/upload/files/:id (served from the plugin's module: applied)
   'src/extensions/upload/strapi-server.js': `module.exports = (plugin) => {
   const api = plugin.routes['content-api'];
@@ -52,6 +55,7 @@ describe('start-up says what it does not run', () => {
     expect(text).toMatch(/broken: could not be loaded \(.*a-package-this-project-does-not-have/);
     expect(text).toContain('ghost: enabled in config/plugins.js but not installed');
     expect(text).toContain('src/extensions/i18n/strapi-server.js changes the routes or controllers of i18n');
+    expect(text).toContain('sanitizers content-api.output added by project or plugin code: kept, not run');
     // a disabled plugin is not loaded, so not listed
     expect(text).not.toContain('switched');
   });
