@@ -41,7 +41,7 @@ export interface TesseraPlugin {
   /**
    * the plugin as v4 declares its routes (`{ 'content-api': { type, routes: [{ method, path, handler: 'ctrl.action',
    * config }] } }`), controllers and route middlewares: when present, its routes are served from its v4 module
-   * (so an extension or a register() that changes them is served as changed) and `routes()` is not used
+   * (so an extension or a register() that changes them is served as changed), besides any of `routes()`
    */
   v4?: { routes: unknown; controllers: Record<string, unknown>; middlewares?: Record<string, unknown> };
   /** after schema sync, before the project's own bootstrap (v4 order: plugins first) */

@@ -283,7 +283,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     if (lifecycle) jobs.start();
     loaded = true;
 
-    const routes = [...api.routes(), ...plugins.filter((p) => !p.v4).flatMap((p) => p.routes?.() ?? [])];
+    // Tessera's plugins' own routes (those of their v4 modules come below, with the project's plugins')
+    const routes = [...api.routes(), ...plugins.flatMap((p) => p.routes?.() ?? [])];
     for (const p of registry.all()) {
       if (p.native && !natives.get(p.name)?.v4) continue;
       routes.push(...pluginRoutes(p, registry, model, (uid) => api!.controller(uid)).routes);

@@ -6,7 +6,7 @@ import type { RawSchema } from '../model/types';
 import { loadConfig } from './config';
 import type { ConfigStore } from './config-store';
 import { loadDotenv } from './dotenv';
-import { createEnv, type EnvSource } from './env';
+import { createEnv, type EnvHelper, type EnvSource } from './env';
 import { ProjectError } from './errors';
 import { clearProjectCache, filesOf, readJsonFile, requireProjectFile, subdirs } from './require-project';
 import { loadApiContentTypes, loadComponents, loadExtensionSchemas } from './schemas';
@@ -42,6 +42,8 @@ export interface Project {
   app: { register?: Hook; bootstrap?: Hook; destroy?: Hook };
   /** public dir (v4: `server.dirs.public`, default `<dir>/public`) */
   publicDir: string;
+  /** v4's `env()` helper over the environment the project was loaded with (plugins' config functions get it) */
+  env: EnvHelper;
 }
 
 export interface LoadProjectOptions {
@@ -99,7 +101,8 @@ export async function loadProject(dir: string, opts: LoadProjectOptions = {}): P
   // fresh modules on every load: `develop` restarts must see edited files
   clearProjectCache(root);
   // stays installed: project code may also require these lazily, at request time
-  installStrapiModuleShim({ ...descriptorFactories, ...opts.factories }, { env: createEnv(source) });
+  const env = createEnv(source);
+  installStrapiModuleShim({ ...descriptorFactories, ...opts.factories }, { env });
 
   const config = loadConfig(root, { env: source });
   const { sources: contentTypes, lifecycles } = loadApiContentTypes(root);
@@ -117,5 +120,6 @@ export async function loadProject(dir: string, opts: LoadProjectOptions = {}): P
     lifecycles,
     app: loadApp(root),
     publicDir: path.resolve(root, config.get<string>('server.dirs.public', './public')),
+    env,
   };
 }

@@ -11,7 +11,8 @@ import { maxJsonDepth } from '../../json-nesting';
 import { createLocalesService, type LocalesService } from './locales-service';
 import { createLocalizedContent, validLocale, type LocalizedContentDeps } from './localized-content';
 import { copyNonLocalized, nonLocalizedNames } from './non-localized';
-import { i18nRoutes } from './routes';
+import { i18nRouters, localesController, localizationRoutes } from './routes';
+import { v4Controllers } from '../v4/v4-controllers';
 
 export interface I18nPlugin extends TesseraPlugin {
   locales: LocalesService;
@@ -46,7 +47,8 @@ export function createI18nPlugin(ctx: PluginContext, opts: { uploads?: () => Ent
     locales,
     content,
     services: { locales, 'content-types': contentTypes },
-    routes: () => i18nRoutes(ctx.model, locales, {
+    v4: { routes: i18nRouters(), controllers: v4Controllers({ locales: localesController(locales) }) },
+    routes: () => localizationRoutes(ctx.model, {
       ...deps,
       visibility,
       canRead: (req, uid) => ctx.access.rest.canRead(req.state.auth as Auth, uid),

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import _ from 'lodash';
 import type { RawSchema } from '../../model/types';
-import { createEnv } from '../../project/env';
 import { ProjectError, messageOf } from '../../project/errors';
 import type { Project } from '../../project/load-project';
 import { requireProjectFile } from '../../project/require-project';
@@ -54,7 +53,7 @@ export function hasServerPart(dir: string): boolean {
 export async function loadPluginServer(name: string, dir: string, project: Project): Promise<V4PluginModule> {
   const file = serverEntry(dir);
   let mod = requireProjectFile(file, `server entry of plugin "${name}"`);
-  if (typeof mod === 'function') mod = (mod as (a: { env: unknown }) => unknown)({ env: createEnv(process.env) });
+  if (typeof mod === 'function') mod = (mod as (a: { env: unknown }) => unknown)({ env: project.env });
   if (!mod || typeof mod !== 'object') throw new ProjectError(`plugin "${name}": strapi-server.js must export an object (or a function returning one)`, file);
   const server = mod as Partial<V4PluginModule>;
   const base = emptyModule();
@@ -71,7 +70,7 @@ export async function loadPluginServer(name: string, dir: string, project: Proje
 /** v4 `applyUserConfig` (an async validator's refusal stops start-up too): config/plugins.js `<name>.config` over the plugin's `config.default`, then its validator. */
 async function applyConfig(name: string, plugin: V4PluginModule, project: Project, file: string): Promise<void> {
   const { default: defaults, validator } = plugin.config as { default?: unknown; validator?: unknown };
-  const defaultConfig = typeof defaults === 'function' ? (defaults as (a: { env: unknown }) => unknown)({ env: createEnv(process.env) }) : defaults;
+  const defaultConfig = typeof defaults === 'function' ? (defaults as (a: { env: unknown }) => unknown)({ env: project.env }) : defaults;
   const user = (project.config.plugins[name]?.config ?? {}) as Record<string, unknown>;
   const config = _.defaultsDeep(_.cloneDeep(user), defaultConfig ?? {}) as Record<string, unknown>;
   if (typeof validator === 'function') {

@@ -30,9 +30,15 @@ const EDIT: Record<string, string> = {
   return plugin;
 };
 `,
-  // i18n's routes are Tessera's own: a change to them is not applied, and said so
+  // closes GET /api/i18n/locales (served from i18n's module: applied)
   'src/extensions/i18n/strapi-server.js': `module.exports = (plugin) => {
-  plugin.routes = { 'content-api': { type: 'content-api', routes: [] } };
+  plugin.routes['content-api'].routes = [];
+  return plugin;
+};
+`,
+  // graphql's endpoint is Tessera's own: a change to the plugin's routes is not applied, and said so
+  'src/extensions/graphql/strapi-server.js': `module.exports = (plugin) => {
+  plugin.routes = { 'content-api': { type: 'content-api', routes: [{ method: 'GET', path: '/x', handler: () => 1 }] } };
   return plugin;
 };
 `,
@@ -54,7 +60,8 @@ describe('start-up says what it does not run', () => {
     expect(text).toContain('admin-only: admin panel only (no strapi-server.js)');
     expect(text).toMatch(/broken: could not be loaded \(.*a-package-this-project-does-not-have/);
     expect(text).toContain('ghost: enabled in config/plugins.js but not installed');
-    expect(text).toContain('src/extensions/i18n/strapi-server.js changes the routes or controllers of i18n');
+    expect(text).toContain('src/extensions/graphql/strapi-server.js changes the routes or controllers of graphql');
+    expect(text).not.toContain('extensions/i18n');
     expect(text).toContain('sanitizers content-api.output added by project or plugin code: kept, not run');
     // a disabled plugin is not loaded, so not listed
     expect(text).not.toContain('switched');
@@ -62,8 +69,9 @@ describe('start-up says what it does not run', () => {
 
   it('starts and serves the Content API', async () => {
     expect((await fetch(`${app.url}/api/articles`)).status).toBe(200);
-    // the i18n route the extension tried to remove is still served (the change was not applied, as said)
-    expect((await fetch(`${app.url}/api/i18n/locales`)).status).toBe(200);
+    // the i18n route the extension removed is not served; graphql's change is not applied
+    expect((await fetch(`${app.url}/api/i18n/locales`)).status).toBe(404);
+    expect((await fetch(`${app.url}/api/graphql/x`)).status).toBe(404);
   });
 
   it('applies the upload extension: the closed route answers as an unknown method', async () => {
