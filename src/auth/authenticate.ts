@@ -21,12 +21,21 @@ export interface ApiTokenCredentials {
   expiresAt: string | null;
 }
 
+/** v4's `ctx.state.auth.strategy` (plugins read its `name`) */
+export interface AuthStrategy { name: 'users-permissions' | 'api-token' }
+export const UP_STRATEGY: AuthStrategy = Object.freeze({ name: 'users-permissions' });
+export const TOKEN_STRATEGY: AuthStrategy = Object.freeze({ name: 'api-token' });
+
+/**
+ * The caller of a request. `strategy` and `credentials` (the token or the user, null for the public) are v4's
+ * `ctx.state.auth` members plugins read; set when the object is made, so every Auth keeps one shape.
+ */
 export type Auth =
-  | { kind: 'public'; ability: Ability }
-  | { kind: 'api-token'; token: ApiTokenCredentials; ability: Ability }
+  | { kind: 'public'; ability: Ability; strategy?: AuthStrategy; credentials?: null }
+  | { kind: 'api-token'; token: ApiTokenCredentials; ability: Ability; strategy?: AuthStrategy; credentials?: ApiTokenCredentials }
   /** a users-permissions user (JWT); `user` has its role populated and no private attribute */
-  | { kind: 'user'; user: Entity; ability: Ability }
-  | { kind: 'none'; reason: AuthFailure };
+  | { kind: 'user'; user: Entity; ability: Ability; strategy?: AuthStrategy; credentials?: Entity }
+  | { kind: 'none'; reason: AuthFailure; strategy?: undefined; credentials?: null };
 
 export interface AuthLogger {
   error(obj: unknown, msg?: string): void;
@@ -148,7 +157,7 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
   return {
     async authenticate(authorizationHeader: string | undefined): Promise<Auth> {
       const bearer = extractBearer(authorizationHeader);
-      if (bearer === null) return { kind: 'public', ability: await deps.abilities.forPublic() };
+      if (bearer === null) return { kind: 'public', ability: await deps.abilities.forPublic(), strategy: UP_STRATEGY, credentials: null };
       let hash: string | null = null;
       // API tokens are hex: a bearer with a dot (a JWT) cannot be one, so it costs no lookup
       if (!bearer.includes('.')) {
@@ -164,11 +173,8 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
       const expires = toMillis(token.expiresAt);
       if (expires !== null && expires < t) return { kind: 'none', reason: 'Token expired' };
       touch(token, t);
-      return {
-        kind: 'api-token',
-        token: { id: token.id, name: token.name, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt },
-        ability: token.ability,
-      };
+      const credentials = { id: token.id, name: token.name, type: token.type, permissions: token.permissions, expiresAt: token.expiresAt };
+      return { kind: 'api-token', token: credentials, ability: token.ability, strategy: TOKEN_STRATEGY, credentials };
     },
     onWrite,
     /** waits for background lastUsedAt writes (call before closing the database) */

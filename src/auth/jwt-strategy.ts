@@ -7,7 +7,7 @@ import type { QueryFn, WriteListener } from '../query/query-engine';
 import type { Entity } from '../query/types';
 import type { AbilityCache } from './abilities';
 import { UP_ROLE_UID } from './abilities';
-import type { Auth, JwtAuthenticator } from './authenticate';
+import { UP_STRATEGY, type Auth, type JwtAuthenticator } from './authenticate';
 import { verifyJwt, type JwtOptions, type JwtPayload } from './jwt';
 import { passwordStamp } from './passwords';
 import type { PasswordChanges } from './password-changes';
@@ -111,7 +111,8 @@ export function createJwtStrategy(deps: JwtStrategyDeps): JwtAuthenticator & { o
       const role = user.role as Entity | null | undefined;
       if (!role || typeof role.id !== 'number') return MISSING; // v4: `user.role.id` throws, caught as "not authenticated"
       // a copy per request: project code may change ctx.state.user without touching the cache
-      return { kind: 'user', user: { ...user }, ability: await deps.abilities.forRole(role.id) };
+      const copy = { ...user };
+      return { kind: 'user', user: copy, ability: await deps.abilities.forRole(role.id), strategy: UP_STRATEGY, credentials: copy };
     },
     onWrite(uid) {
       if (uid === UP_USER_UID || uid === UP_ROLE_UID) {

@@ -10,7 +10,7 @@ import _ from 'lodash';
 import qs from 'qs';
 import { httpErrorBody } from '../errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../auth/authenticate';
+import { TOKEN_STRATEGY, UP_STRATEGY, type Auth } from '../auth/authenticate';
 import type { RequestFile } from './entry-uploads';
 import { qsParseOptions } from '../server/query-string';
 import type { SessionData, SessionState, Sessions } from '../server/sessions';
@@ -333,21 +333,15 @@ class ContextRequest {
   get path() { return this.#ctx.path; }
 }
 
-const STRATEGY_NAMES: Record<Auth['kind'], string | undefined> = { public: 'users-permissions', user: 'users-permissions', 'api-token': 'api-token', none: undefined };
-
 /**
- * v4's `ctx.state.auth` members besides Tessera's own: `strategy.name`, `credentials` (the user or the token,
- * null for the public), as plugins read them; written once per auth object, not enumerable.
+ * v4's `ctx.state.auth` members (`strategy`, `credentials`): the authenticator sets them when it makes the Auth;
+ * an Auth made elsewhere (no one authenticated) gets them here, once.
  */
 export function withV4Auth(auth: Auth): Auth {
-  if (Object.hasOwn(auth, 'strategy')) return auth;
-  const name = STRATEGY_NAMES[auth.kind];
+  if ('strategy' in auth) return auth;
+  const strategy = auth.kind === 'api-token' ? TOKEN_STRATEGY : auth.kind === 'none' ? undefined : UP_STRATEGY;
   const credentials = auth.kind === 'user' ? auth.user : auth.kind === 'api-token' ? auth.token : null;
-  Object.defineProperties(auth, {
-    strategy: { value: name ? { name } : undefined },
-    credentials: { value: credentials },
-  });
-  return auth;
+  return Object.assign(auth, { strategy, credentials }) as Auth;
 }
 
 const NO_CONFIG: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;

@@ -128,7 +128,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   // sibling sync) is the service's, as in v4 (the i18n decorator sits on the entity service)
 
   // v4: the actions are the controller's own, the helpers (sanitizeOutput, transformResponse...) its prototype's
-  const withHelpers = <T extends object>(actions: T): T & typeof helpers => Object.setPrototypeOf(actions, helpers) as T & typeof helpers;
+  const withHelpers = <T extends object>(actions: T): T & typeof helpers => Object.assign(Object.create(helpers) as typeof helpers, actions);
   if (ct.kind === 'singleType') {
     return withHelpers({
       /** localized with `locale=all`: every locale's entry, as a list (v4) */

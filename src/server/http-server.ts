@@ -12,7 +12,7 @@ import { answerStatus, createContext, sessionCookies, withV4Auth, type RequestCo
 import { compose, type KoaMiddleware } from '../rest/route-chain';
 import { requestContext } from '../rest/request-scope';
 import type { ProjectHttpServer, ServerTimeouts } from './project-http-server';
-import type { Auth } from '../auth/authenticate';
+import { UP_STRATEGY, type Auth } from '../auth/authenticate';
 import { NO_ACCESS } from '../auth/abilities';
 import { untouchedJsonText } from '../rest/json-body';
 import { auditResponse, hasResponseAuditors } from './response-audit';
@@ -279,7 +279,7 @@ async function callerOf(o: Server, route: RouteDef, req: FastifyRequest): Promis
   return auth;
 }
 
-const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS };
+const UNAUTHENTICATED: Auth = { kind: 'public', ability: NO_ACCESS, strategy: UP_STRATEGY, credentials: null };
 
 /** the methods a route may take besides GET; another one on a path no route takes is v4's 405 (below) */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
