@@ -46,7 +46,7 @@ function implicitAttributes(src: ModelSource, hasAdminUser: boolean): Record<str
     out.updatedBy = { ...by };
   }
   if (isLocalizedSchema(src.schema)) {
-    out.localizations = { type: 'relation', relation: 'oneToMany', target: src.uid, writable: true, private: false, configurable: false, visible: false, unstable_virtual: false };
+    out.localizations = { type: 'relation', relation: 'oneToMany', target: src.uid, writable: true, private: false, configurable: false, visible: false };
     out.locale = { type: 'string', configurable: false, writable: true, visible: false, private: false };
   }
   return out;
@@ -196,7 +196,8 @@ function buildType(src: ModelSource, hasAdminUser: boolean): ContentType {
       modelType: isComponent ? 'component' : 'contentType',
       modelName: src.modelName,
       kind: isComponent ? undefined : src.kind,
-      ...(isComponent ? { category } : { ...contentTypeNames(src), connection: 'default' }),
+      // v4's content-type objects also carry `actions` and `lifecycles` (empty unless the definition has them)
+      ...(isComponent ? { category } : { ...contentTypeNames(src), connection: 'default', actions: s.actions ?? {}, lifecycles: s.lifecycles ?? {} }),
       __schema__: s.__schema__ ?? asWritten(s, isComponent),
     },
     file: src.file,
