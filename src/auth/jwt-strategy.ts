@@ -23,7 +23,8 @@ export interface JwtStrategyDeps {
   /** advanced setting `email_confirmation` (unconfirmed users are refused when on) */
   emailConfirmation: () => Promise<boolean>;
   /** attribute names never copied into `ctx.state.user` (the user model's private ones) */
-  privateFields: readonly string[];
+  /** the user type's private attributes (iterated on each use: the model may be completed after start-up began) */
+  privateFields: Iterable<string>;
   cacheSize?: number;
   /** a cached user is re-read after this long (writes of another process) (default 5 s) */
   cacheTtlMs?: number;

@@ -44,7 +44,10 @@ export function createAccess(d: AccessDeps) {
   const passwordChanges = createPasswordChanges(d.db);
   const store = createCoreStore(d.db);
   const userType = d.model.get(UP_USER_UID);
-  const privateFields = userType ? Object.values(userType.attributes).filter((a) => a.private || (a.kind === 'scalar' && a.type === 'password')).map((a) => a.name) : [];
+  // read when asked: register() may add private attributes to the user type (the model is completed in place after it)
+  const privateFields = {
+    [Symbol.iterator]: () => (userType ? Object.values(userType.attributes).filter((a) => a.private || (a.kind === 'scalar' && a.type === 'password')).map((a) => a.name) : [])[Symbol.iterator](),
+  };
   let jwt: (JwtAuthenticator & { onWrite: WriteListener }) | undefined;
   const jwtProxy: JwtAuthenticator = {
     authenticate: (bearer) => (jwt ? jwt.authenticate(bearer) : Promise.resolve({ kind: 'none', reason: 'Missing or invalid credentials' })),

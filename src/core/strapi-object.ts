@@ -23,6 +23,7 @@ import type { ProjectHttpServer } from '../server/project-http-server';
 import type { Cron } from './cron';
 import { adminPermissionService, applyServerUrl, configFacade, createContainer, createPathRegistry, createReload, createServerFacade, createStrapiFetch, createTelemetry, type ServerFacadeDeps } from './strapi-runtime';
 import { authorize } from '../auth/permissions';
+import { UnauthorizedError } from '../errors';
 import type { Auth } from '../auth/authenticate';
 
 export interface StrapiDeps {
@@ -150,6 +151,7 @@ export function createStrapiObject(d: StrapiDeps) {
     /** v4's `strapi.auth.verify(auth, { scope })`: throws v4's 401/403 errors as a route's permission check does */
     auth: {
       verify: async (auth: Auth, config?: { scope?: string | string[] }) => {
+        if (!auth) throw new UnauthorizedError('Unauthorized');
         const scopes = config?.scope === undefined ? [''] : Array.isArray(config.scope) ? config.scope : [config.scope];
         for (const scope of scopes) authorize(auth, scope);
       },

@@ -18,7 +18,18 @@ export interface ServerFacadeDeps {
 }
 
 export function createServerFacade(d: ServerFacadeDeps) {
-  const api = { listRoutes: () => d.listRoutes(), routes: (r: unknown) => { d.addRoutes(r); return api; } };
+  /** v4's `strapi.server.api(name)`: the content API or the admin one; a list of routes goes in a router of its type */
+  const apiOf = (name: string) => {
+    if (name !== 'content-api' && name !== 'admin') throw new Error(`API ${name} not found. Possible APIs are content-api, admin`);
+    const api = {
+      listRoutes: () => (name === 'content-api' ? d.listRoutes() : []),
+      routes: (r: unknown) => {
+        d.addRoutes(Array.isArray(r) ? { type: name, prefix: '', routes: r } : { ...(r as object), type: name });
+        return api;
+      },
+    };
+    return api;
+  };
   const facade = {
     get httpServer() {
       return d.http.server;
@@ -35,7 +46,7 @@ export function createServerFacade(d: ServerFacadeDeps) {
     },
     listRoutes: () => d.listRoutes(),
     /** v4's `strapi.server.api('content-api')` (its routes and listRoutes) */
-    api: (_name: string) => api,
+    api: apiOf,
     router: {
       use: (...args: unknown[]) => {
         d.routerUse(args);

@@ -338,8 +338,9 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         closed = true;
         await jobs.destroy(); // no new runs; the runs in flight finish (bounded) before the database closes
         await server.close(); // stops accepting, lets requests in flight finish
+        // v4's order: the plugins' destroy (their register ran, also for a project only opened), then the project's
+        for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'destroy', strapi).catch((err) => log.error({ err }, (err as Error).message));
         if (lifecycle) await project.app.destroy?.({ strapi });
-        if (lifecycle) for (const p of registry.all()) if (!p.native) await runPluginHook(p, 'destroy', strapi).catch((err) => log.error({ err }, (err as Error).message));
         for (const plugin of plugins) await plugin.destroy?.();
         await webhooks.close(); // calls in flight end (each within its timeout); waiting ones are dropped
         await access.close();

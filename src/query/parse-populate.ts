@@ -332,7 +332,7 @@ export function parsePopulate(ctx: QueryContext, ct: ContentType, populate: unkn
  * the validated tree does not populate (private, unreadable, not relational) go. Undefined for the other
  * forms (`*` and objects: v4's sanitizer expands them into the object the validated tree mirrors).
  */
-export function populateNames(ct: ContentType, raw: unknown, validated: Populate | undefined): string[] | undefined {
+export function populateNames(ct: ContentType, raw: unknown, validated: Populate | undefined, maxDepth = MAX_POPULATE_DEPTH): string[] | undefined {
   const items = typeof raw === 'string' ? [raw] : Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? (raw as string[]) : undefined;
   if (!items) return undefined;
   const names = [...new Set(items.flatMap((v) => v.split(',').map((s) => s.trim())))];
@@ -341,5 +341,12 @@ export function populateNames(ct: ContentType, raw: unknown, validated: Populate
   return names.filter((name) => {
     const root = name.split('.')[0];
     return !Object.prototype.hasOwnProperty.call(ct.attributes, root) || Object.prototype.hasOwnProperty.call(kept, root);
-  });
+  }).map((name) => (DEPTH.test(name) && Number(name) > maxDepth ? String(maxDepth) : name));
 }
+
+/**
+ * A number among the names is a depth a hook will expand (populate-deep's `deep,20` builds a tree that grows
+ * exponentially with it: seconds of CPU and gigabytes per request): capped at rest.maxPopulateDepth, the depth
+ * a request's own populate may reach.
+ */
+const DEPTH = /^\d+$/;

@@ -72,7 +72,7 @@ export function parseRestQuery(ctx: QueryContext, ct: ContentType, raw: Record<s
     pagination,
     publicationState: parsePublicationStateParam(raw.publicationState, action === 'find' || ct.kind === 'singleType'),
     locale: ct.localized ? parseLocale(ctx, ct, raw.locale) : undefined,
-    hookPopulate: populateNames(ct, raw.populate, params.populate),
+    hookPopulate: populateNames(ct, raw.populate, params.populate, ctx.maxPopulateDepth),
   };
 }
 

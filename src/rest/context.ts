@@ -232,9 +232,9 @@ export function answerStatus(ctx: RequestContext): number {
 }
 
 /** the Set-Cookie headers of the request's session, if code used it (server/sessions.ts) */
-export function sessionCookies(ctx: RequestContext, secureRequest: boolean): string[] {
+export function sessionCookies(ctx: RequestContext, request: { readonly protocol: string }): string[] {
   const c = ctx as Internal;
-  return c[SESSIONS] && c[SESSION] ? c[SESSIONS].commit(c[SESSION], secureRequest) : [];
+  return c[SESSIONS] && c[SESSION] ? c[SESSIONS].commit(c[SESSION], request.protocol === 'https') : [];
 }
 
 Object.defineProperties(contextPrototype, {

@@ -25,6 +25,8 @@ export interface RouteDef {
   root?: boolean;
   /** permission action, e.g. `api::article.article.find` */
   action: string;
+  /** further actions the caller must also be allowed (a plugin route whose `config.auth.scope` lists several) */
+  moreActions?: string[];
   uid?: string;
   config: RouteConfig;
   handler(ctx: RequestContext): Promise<unknown>;

@@ -186,7 +186,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     }
     // files are served only at their canonical path, whichever static handler the router chose (issue #20):
     // another spelling (`//uploads/x`, `/x/../uploads/x`, `/uploads%2fx`) is refused before any handler runs
-    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(apiPaths) && !rootRoutes.has(req.routeOptions.url ?? '')) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(apiPaths) && !(rootRoutes.size && rootRoutes.has(req.routeOptions.url ?? ''))) {
       const file = canonicalFilePath(req.url);
       if (file === null || file === 'malformed') {
         sendError(reply, file === null ? new NotFoundError('Not Found') : new BadRequestError('failed to decode'), log);
@@ -276,6 +276,7 @@ async function callerOf(o: Server, route: RouteDef, req: FastifyRequest): Promis
   if (route.config.auth === false) return UNAUTHENTICATED;
   const auth = await o.access.authenticate(req.headers.authorization);
   o.access.authorize(auth, route.action);
+  if (route.moreActions) for (const action of route.moreActions) o.access.authorize(auth, action);
   return auth;
 }
 
@@ -317,6 +318,7 @@ async function handle(o: Server, route: RouteDef, state: RouteState, req: Fastif
   if (route.config.auth !== false) {
     auth = await o.access.authenticate(req.headers.authorization);
     o.access.authorize(auth, route.action);
+    if (route.moreActions) for (const action of route.moreActions) o.access.authorize(auth, action);
   }
   const ctx = contextOf(o, state, req, reply, auth);
   // strapi.requestContext: project code below (services, lifecycle hooks) finds this ctx
@@ -361,7 +363,8 @@ function chainedHandler(o: Server, route: RouteDef, state: RouteState, appMiddle
 const NOBODY: Auth = { kind: 'none', reason: 'Missing or invalid credentials' };
 
 async function send(reply: FastifyReply, ctx: RequestContext, body: unknown): Promise<void> {
-  const cookies = sessionCookies(ctx, reply.request.protocol === 'https');
+  // the protocol is read only for a session to commit (fastify computes it on each read)
+  const cookies = sessionCookies(ctx, reply.request);
   if (cookies.length) reply.header('set-cookie', cookies);
   if ((body === undefined || body === null) && ctx.status === 204) {
     // koa: a controller that set `ctx.body = null` explicitly answers 204 (v4's users routes do)

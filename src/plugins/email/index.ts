@@ -36,6 +36,22 @@ export function renderTemplate(layout: string, data: Record<string, unknown>): s
 
 const TEMPLATE_ATTRIBUTES = ['subject', 'text', 'html'] as const;
 
+/**
+ * A message a client sends through `POST /api/email`: attachments may carry content only, not a `path` or `href`
+ * (nodemailer would read a file of the server or fetch a URL for it: v4 passes them on).
+ */
+function fromClient(body: unknown): EmailOptions {
+  const message = { ...((body ?? {}) as Record<string, unknown>) };
+  if (Array.isArray(message.attachments)) {
+    message.attachments = message.attachments.map((a) => {
+      if (!a || typeof a !== 'object') return a;
+      const { path: _path, href: _href, raw: _raw, ...rest } = a as Record<string, unknown>;
+      return rest;
+    });
+  }
+  return message as EmailOptions;
+}
+
 export function createEmailPlugin(ctx: PluginContext): TesseraPlugin & { email: EmailService } {
   const config: EmailConfig = {
     provider: ctx.config<string | undefined>('provider', undefined) ?? 'log',
@@ -64,12 +80,10 @@ export function createEmailPlugin(ctx: PluginContext): TesseraPlugin & { email: 
       /** v4: the body is the message; a provider error with statusCode 400 is the client's, any other a 500 */
       async send(rc: RequestContext) {
         try {
-          await email.send(rc.request.body as EmailOptions);
+          await email.send(fromClient(rc.request.body));
         } catch (error) {
-          if (error instanceof Error) {
-            if ((error as { statusCode?: unknown }).statusCode === 400) throw new ApplicationError(error.message);
-            throw new Error(`Couldn't send email: ${error.message}.`);
-          }
+          if ((error as { statusCode?: unknown })?.statusCode === 400) throw new ApplicationError((error as Error).message);
+          throw new Error(`Couldn't send email: ${(error as Error)?.message ?? String(error)}.`);
         }
         rc.send({});
       },

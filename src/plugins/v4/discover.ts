@@ -69,6 +69,14 @@ function installedPlugins(project: Project): PluginDeclaration[] {
 
 /** v4 `toDetailedDeclaration`: `resolve` is a module path or package, else a folder relative to the project. */
 function resolveDir(project: Project, resolve: string, file: string): string {
+  // a relative or absolute path is a folder (v4's require.resolve of it fails from its own module and falls back
+  // to the project folder): never its package's `main`
+  if (resolve.startsWith('.') || path.isAbsolute(resolve)) {
+    const dir = path.resolve(project.dir, resolve);
+    if (fs.existsSync(dir) && fs.statSync(dir).isDirectory()) return dir;
+    if (fs.existsSync(dir)) return path.dirname(dir);
+    throw new ProjectError(`${resolve} couldn't be resolved`, file);
+  }
   try {
     return path.dirname(createRequire(path.join(project.dir, 'package.json')).resolve(resolve));
   } catch {

@@ -133,9 +133,17 @@ function routeOf(r: V4Route, prefix: string, kind: 'content-api' | 'admin' | 'ro
   const label = `${method} ${path}`;
   const origin = { pluginName: source.pluginName, file: source.file, handler: typeof r.handler === 'string' ? r.handler : undefined };
   const base = { method: method as HttpMethod, path, uid: source.pluginName ? `plugin::${source.pluginName}` : undefined, origin, root: kind !== 'content-api' };
-  // an admin route that needs an admin session: v4's 401, before anything of the plugin runs
-  if (kind === 'admin' && config.auth !== false) return { ...base, action: '', config: { auth: false }, handler: ADMIN_ONLY };
-  const scope = config.auth && typeof config.auth === 'object' && Array.isArray(config.auth.scope) ? (config.auth.scope as string[]) : undefined;
+  // an admin route that needs an admin session, or a root route (`strapi.server.routes([...])`: v4 registers no
+  // authentication for those): v4's 401 unless `auth: false`, before anything of the plugin runs
+  if (kind !== 'content-api' && config.auth !== false) return { ...base, action: '', config: { auth: false }, handler: ADMIN_ONLY };
+  if (config.auth !== undefined && config.auth !== false) {
+    const scopes = typeof config.auth === 'object' ? config.auth.scope : undefined;
+    // v4's validateRouteConfig refuses these at start (a string handler got its scope above)
+    if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string')) {
+      throw new ProjectError(`${where}route ${label}: Invalid route config: config.auth.scope must be an array of strings`, source.file);
+    }
+  }
+  const scope = config.auth && typeof config.auth === 'object' ? (config.auth.scope as string[]) : undefined;
   let handler: RouteDef['handler'];
   if (typeof r.handler === 'string') {
     const text = r.handler.trim();
@@ -151,5 +159,7 @@ function routeOf(r: V4Route, prefix: string, kind: 'content-api' | 'admin' | 'ro
   } else {
     throw new ProjectError(`${where}route ${label} needs a handler`, source.file);
   }
-  return { ...base, action: scope?.[0] ?? '', config: config as RouteConfig, handler };
+  // v4 requires every scope listed; an empty list requires none (anyone authenticated passes)
+  const [action = '', ...moreActions] = scope ?? [];
+  return { ...base, action: scope && !scope.length ? '' : action, ...(moreActions.length ? { moreActions } : {}), config: config as RouteConfig, handler };
 }

@@ -126,10 +126,18 @@ export async function extendPlugins(registry: PluginRegistry, project: Project, 
   for (const p of registry.all()) {
     const native = natives.get(p.name);
     const before = native ? servedShape(native, p.module) : '';
+    const servicesBefore = { ...(p.module.services ?? {}) };
     const extended = await applyExtensions(p.name, p.module, project);
     registry.replace(p.name, extended);
     if (native && servedShape(native, extended) !== before) {
       notApplied.push(`src/extensions/${p.name}/strapi-server.js changes the routes or controllers of ${p.name}, which Tessera serves itself: those changes are not applied`);
+    }
+    // a service replaced as a whole is what project code gets from strapi.plugin(name).service(key), but Tessera's own
+    // controllers keep calling theirs (a method changed on the service object itself is seen by both)
+    const services = extended.services ?? {};
+    const replaced = native ? Object.keys({ ...servicesBefore, ...services }).filter((key) => services[key] !== servicesBefore[key]) : [];
+    if (replaced.length) {
+      notApplied.push(`src/extensions/${p.name}/strapi-server.js replaces the ${p.name} service${replaced.length > 1 ? 's' : ''} ${replaced.join(', ')}: project code gets the replacement, Tessera's own ${p.name} routes keep the built-in one (change its methods instead: \`plugin.services.${replaced[0]}.<method> = ...\`)`);
     }
   }
 }

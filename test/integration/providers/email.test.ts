@@ -5,6 +5,7 @@
 // or html-only message goes out with both parts; From and Reply-To from `settings` unless the message has its own)
 // and answered the same statuses, except forgot-password with SMTP refused (v4: 500; Tessera: `{ ok: true }`,
 // docs/compatibility.md).
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,17 @@ describe('nodemailer through the project\'s provider package', () => {
     const mail = await smtp.next();
     expect(mail.to).toEqual(['admin@example.test']);
     expect(header(mail.data, 'Subject')).toBe('Via the route');
+  });
+
+  it('sends no server file and fetches no URL a client names as an attachment of POST /api/email', async () => {
+    const secret = `${process.cwd()}/package.json`;
+    const attachments = [{ filename: 'a.txt', path: secret }, { filename: 'b.txt', href: 'http://127.0.0.1:9/never' }, { filename: 'c.txt', content: 'inline ok' }];
+    const res = await postJson(t, '/api/email', { to: 'admin@example.test', subject: 'Attachments', text: 'x', attachments }, t.token);
+    expect(res).toEqual({ status: 200, body: {} });
+    const mail = await smtp.next();
+    expect(mail.data).toContain(Buffer.from('inline ok').toString('base64'));
+    // the file, had it been attached, starts its base64 lines with these characters
+    expect(mail.data).not.toContain(fs.readFileSync(secret).toString('base64').slice(0, 40));
   });
 
   it('sends the users-permissions reset-password mail through it, Reply-To from the settings', async () => {

@@ -63,7 +63,9 @@ describe('authenticate', () => {
   it('the fixture database token is a full-access API token', async () => {
     const a = authenticator();
     const auth = await a.authenticate(`Bearer ${FIXTURE_TOKEN}`);
-    expect(auth).toEqual({ kind: 'api-token', token: { id: 1, name: 'peer-full-access', type: 'full-access', permissions: null, expiresAt: null }, ability: FULL_ACCESS });
+    const token = { id: 1, name: 'peer-full-access', type: 'full-access', permissions: null, expiresAt: null };
+    // v4's `strategy` and `credentials` (the token) beside Tessera's own members
+    expect(auth).toEqual({ kind: 'api-token', token, ability: FULL_ACCESS, strategy: { name: 'api-token' }, credentials: token });
     await a.close();
   });
 
@@ -110,7 +112,8 @@ describe('authenticate', () => {
     expect(custom).toMatchObject({ kind: 'api-token', token: { id: c.id, type: 'custom', permissions: ['api::article.article.find'], expiresAt: null } });
     expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.find')).toBe(true);
     expect((custom as Extract<Auth, { kind: 'api-token' }>).ability.can('api::article.article.findOne')).toBe(false);
-    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: { id: r.id, name: 'auth-ro', type: 'read-only', permissions: null, expiresAt: r.expiresAt }, ability: READ_ONLY });
+    const roToken = { id: r.id, name: 'auth-ro', type: 'read-only', permissions: null, expiresAt: r.expiresAt };
+    expect(await a.authenticate(`Bearer ${r.accessKey}`)).toEqual({ kind: 'api-token', token: roToken, ability: READ_ONLY, strategy: { name: 'api-token' }, credentials: roToken });
     // permission changes reach the cached token
     await tokens.update(c.id, { permissions: ['api::page.page.find'] });
     expect(await a.authenticate(`Bearer ${c.accessKey}`)).toMatchObject({ token: { permissions: ['api::page.page.find'] } });
