@@ -242,6 +242,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
 
     const lifecycle = opts.lifecycle !== false;
     await extendPlugins(registry, project, natives, notRun);
+    // the plugins' content-type lifecycles as their extensions left them
+    for (const [uid, hooks] of Object.entries(pluginLifecycles(registry.all().filter((p) => !p.native)))) lifecycles.setFile(uid, hooks);
     const extended = extendedSources(project, registry, internal);
     if (JSON.stringify(extended.map((s) => s.schema)) !== JSON.stringify(initialSources.map((s) => s.schema))) {
       refreshModel(model, buildModel(provisionalCustomFields(extended), { warn: (m) => log.warn(m) }));

@@ -166,6 +166,13 @@ export class Lifecycles {
     this.recompute();
   }
 
+  /** a model's lifecycles module, set (or replaced) after construction: a plugin's, once its extension ran */
+  setFile(uid: string, hooks: unknown): void {
+    if (typeof hooks !== 'object' || hooks === null) return;
+    this.files.set(uid, hooks as Record<string, unknown>);
+    this.recompute();
+  }
+
   /** v4 `strapi.db.lifecycles.subscribe`: returns the function that removes the subscriber */
   subscribe(subscriber: Subscriber): () => void {
     if (typeof subscriber !== 'function' && (typeof subscriber !== 'object' || subscriber === null)) {
