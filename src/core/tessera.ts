@@ -101,20 +101,24 @@ function openDatabase(project: Project): Database {
   return new SqliteDatabase(filename === ':memory:' ? filename : path.resolve(project.dir, filename));
 }
 
-/** A stand-in for an object made later: property reads and writes go to it once it exists. */
-function lateStrapi(target: () => object | undefined): object {
-  const get = () => {
+/**
+ * A stand-in for an object made later: property reads and writes go to it once it exists; before, the members of
+ * `early` answer (v4's strapi already has its config and log while plugins load: their config validators use them).
+ */
+function lateStrapi(target: () => object | undefined, early: Record<string, unknown>): object {
+  const get = (key?: PropertyKey) => {
     const t = target();
-    if (!t) throw new Error('strapi is not ready yet: it exists from the plugins\' register() on');
-    return t;
+    if (t) return t;
+    if (key !== undefined && Object.hasOwn(early, key)) return early;
+    throw new Error(`strapi${typeof key === 'string' ? `.${key}` : ''} is not ready yet: the strapi object exists from the plugins' register() on`);
   };
   return new Proxy({}, {
-    get: (_o, key) => Reflect.get(get(), key),
+    get: (_o, key) => Reflect.get(get(key), key),
     set: (_o, key, value) => Reflect.set(get(), key, value),
-    has: (_o, key) => Reflect.has(get(), key),
+    has: (_o, key) => Reflect.has(get(key), key),
     ownKeys: () => Reflect.ownKeys(get()),
     getOwnPropertyDescriptor: (_o, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(get(), key);
+      const d = Reflect.getOwnPropertyDescriptor(get(key), key);
       return d ? { ...d, configurable: true } : undefined;
     },
   });
@@ -126,7 +130,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   // plugin code may capture the global `strapi` when it is required (before the object exists): it gets a
   // stand-in that forwards to the instance's strapi object once made
   let strapiRef: object | undefined;
-  (globalThis as { strapi?: unknown }).strapi = lateStrapi(() => strapiRef);
+  const earlyLog = { error: (m: unknown) => log.error(String(m)), warn: (m: unknown) => log.warn(String(m)), info: (m: unknown) => log.info(String(m)), debug: (m: unknown) => log.debug(String(m)) };
+  (globalThis as { strapi?: unknown }).strapi = lateStrapi(() => strapiRef, { config: project.config, log: earlyLog });
   // the project's v4 plugins: loaded before the model, which holds their content types
   const projectPlugins = await loadProjectPlugins(project);
   const notRun = [...projectPlugins.notRun];

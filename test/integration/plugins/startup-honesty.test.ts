@@ -22,7 +22,12 @@ const EDIT: Record<string, string> = {
   'src/plugins/broken/package.json': JSON.stringify({ name: 'broken', strapi: { kind: 'plugin', name: 'broken' } }),
   'src/plugins/broken/strapi-server.js': "module.exports = require('a-package-this-project-does-not-have');\n",
   'src/plugins/sanitizing/package.json': JSON.stringify({ name: 'sanitizing', strapi: { kind: 'plugin', name: 'sanitizing' } }),
-  'src/plugins/sanitizing/strapi-server.js': "module.exports = { register({ strapi }) { strapi.sanitizers.add('content-api.output', (data) => data); } };\n",
+  // its config validator uses the global strapi (v4's exists while plugins load: config and log)
+  'src/plugins/sanitizing/strapi-server.js': `module.exports = {
+  config: { default: {}, validator() { strapi.log.info('validating on port ' + strapi.config.get('server.port')); } },
+  register({ strapi }) { strapi.sanitizers.add('content-api.output', (data) => data); },
+};
+`,
   // closes DELETE /api/upload/files/:id (served from the plugin's module: applied)
   'src/extensions/upload/strapi-server.js': `module.exports = (plugin) => {
   const api = plugin.routes['content-api'];
