@@ -19,3 +19,13 @@ export async function startLoggedProjectCopy(source: string, edit: Record<string
   const running = await startCopy(copyProject(source, edit), { logger: collectingLogger(lines, 'warn') });
   return { app: running.app, url: running.url, dir: running.dir, lines, stop: running.stop };
 }
+
+/** A Content API call with an optional `{ data }` body: the status and the parsed answer. */
+export async function apiCall(baseUrl: string, method: string, url: string, data?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: data === undefined ? {} : { 'content-type': 'application/json' },
+    body: data === undefined ? undefined : JSON.stringify({ data }),
+  });
+  return { status: res.status, body: await res.json() };
+}

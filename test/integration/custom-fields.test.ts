@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoggedProjectCopy, type LoggedApp } from '../helpers/logged-app';
+import { apiCall, startLoggedProjectCopy, type LoggedApp } from '../helpers/logged-app';
 
 const CUSTOM_FIELDS_APP = path.resolve(__dirname, '../fixtures/custom-fields-app');
 const SWATCH_SCHEMA = 'src/api/swatch/content-types/swatch/schema.json';
@@ -19,14 +19,7 @@ afterAll(async () => {
   await running?.stop();
 });
 
-async function call(method: string, url: string, data?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${running.url}${url}`, {
-    method,
-    headers: data === undefined ? {} : { 'content-type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const call = (method: string, url: string, data?: unknown) => apiCall(running.url, method, url, data);
 
 const columns = async (table: string) =>
   (await running.app.db.all<{ name: string; type: string }>(`PRAGMA table_info(${table})`)).map((c) => `${c.name}:${c.type}`);

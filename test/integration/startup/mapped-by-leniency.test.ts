@@ -4,7 +4,7 @@
 // starts too, says so once per attribute, and serves the project without them (README of the fixture).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoggedProjectCopy, type LoggedApp } from '../../helpers/logged-app';
+import { apiCall, startLoggedProjectCopy, type LoggedApp } from '../../helpers/logged-app';
 
 const MAPPED_BY_APP = path.resolve(__dirname, '../../fixtures/mapped-by-app');
 const UNLINKED = ['books', 'favorite', 'tagged', 'owned'];
@@ -17,14 +17,7 @@ afterAll(async () => {
   await running?.stop();
 });
 
-async function call(method: string, url: string, data?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${running.url}${url}`, {
-    method,
-    headers: data === undefined ? {} : { 'content-type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const call = (method: string, url: string, data?: unknown) => apiCall(running.url, method, url, data);
 
 describe('a project with inverse sides no owner names back', () => {
   it('starts with one warning per such attribute, naming the schema file and the attribute', () => {
