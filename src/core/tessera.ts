@@ -299,11 +299,8 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     routes.push(...serverRoutes(addedRoutes, (uid) => api!.controller(uid), 'strapi.server.routes()'));
     pluginActions = pluginActionTree(registry, routes);
     // sanitizers and validators project code added (v4's core controllers run them; Tessera's run their own)
-    const added = ['content-api.input', 'content-api.output', 'content-api.query'].flatMap((p) => [`sanitizers ${p}`, `validators ${p}`])
-      .filter((what) => {
-        const [kind, path] = what.split(' ');
-        return (kind === 'sanitizers' ? strapi.sanitizers : strapi.validators).get(path).length > 0;
-      });
+    const added = (['sanitizers', 'validators'] as const).flatMap((kind) =>
+      ['content-api.input', 'content-api.output', 'content-api.query'].filter((p) => strapi[kind].get(p).length > 0).map((p) => `${kind} ${p}`));
     if (added.length) notRun.push(`${added.join(', ')} added by project or plugin code: kept, not run by the core controllers (Tessera applies v4's own sanitizing to every answer)`);
     if (projectPlugins.adminParts.length) log.info(`plugins' admin panel parts not served (Tessera serves the Content API): ${projectPlugins.adminParts.join(', ')}`);
     if (notRun.length) log.warn(`not run by Tessera:\n  - ${notRun.join('\n  - ')}`);

@@ -38,7 +38,8 @@ export interface V4PluginModule {
   [key: string]: unknown;
 }
 
-const emptyModule = (): V4PluginModule => ({
+/** v4's defaultPlugin: what a server entry leaves out */
+export const emptyPluginModule = (): V4PluginModule => ({
   config: {}, routes: [], controllers: {}, services: {}, contentTypes: {}, policies: {}, middlewares: {},
 });
 
@@ -56,7 +57,7 @@ export async function loadPluginServer(name: string, dir: string, project: Proje
   if (typeof mod === 'function') mod = (mod as (a: { env: unknown }) => unknown)({ env: project.env });
   if (!mod || typeof mod !== 'object') throw new ProjectError(`plugin "${name}": strapi-server.js must export an object (or a function returning one)`, file);
   const server = mod as Partial<V4PluginModule>;
-  const base = emptyModule();
+  const base = emptyPluginModule();
   const plugin: V4PluginModule = {
     ...base,
     ...server,

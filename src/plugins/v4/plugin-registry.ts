@@ -73,8 +73,8 @@ export class PluginRegistry {
   /** a controller or service of a plugin, made once from its factory (`plugin::<name>.<key>`) */
   instance(kind: 'controller' | 'service', name: string, key: string): unknown {
     const plugin = this.plugins.get(name);
-    const table = kind === 'controller' ? plugin?.module.controllers : plugin?.module.services;
-    if (!plugin || !table || !Object.hasOwn(table, key)) return undefined;
+    const table = this.tableOf(kind, name);
+    if (!plugin || !Object.hasOwn(table, key)) return undefined;
     const raw = table[key];
     const id = `${kind}:${name}.${key}`;
     const hit = this.instances.get(id);
@@ -87,10 +87,15 @@ export class PluginRegistry {
     return value;
   }
 
-  private all_(kind: 'controller' | 'service', name: string): Record<string, unknown> {
-    const plugin = this.plugins.get(name);
-    const table = (kind === 'controller' ? plugin?.module.controllers : plugin?.module.services) ?? {};
-    return Object.fromEntries(Object.keys(table).map((k) => [k, this.instance(kind, name, k)]));
+  /** a plugin's controllers or services as its module has them now (factories or objects) */
+  private tableOf(kind: 'controller' | 'service', name: string): Record<string, unknown> {
+    const module = this.plugins.get(name)?.module;
+    return (kind === 'controller' ? module?.controllers : module?.services) ?? {};
+  }
+
+  /** every controller or service of a plugin, made (`strapi.plugin(name).controllers` / `.services`) */
+  private instancesOf(kind: 'controller' | 'service', name: string): Record<string, unknown> {
+    return Object.fromEntries(Object.keys(this.tableOf(kind, name)).map((k) => [k, this.instance(kind, name, k)]));
   }
 
   /** the plugin's content types as `strapi.contentTypes` shows them, keyed by their short name */
@@ -110,8 +115,8 @@ export class PluginRegistry {
     const registry = this;
     f = {
       get routes() { return mod().routes; },
-      get controllers() { return registry.all_('controller', name); },
-      get services() { return registry.all_('service', name); },
+      get controllers() { return registry.instancesOf('controller', name); },
+      get services() { return registry.instancesOf('service', name); },
       get contentTypes() { return registry.contentTypesOf(name); },
       get policies() { return mod().policies; },
       get middlewares() { return mod().middlewares; },

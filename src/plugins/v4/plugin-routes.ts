@@ -117,6 +117,9 @@ function completeRoute(r: V4Route, pluginName: string | undefined, contentApi: b
   r.info = { ...(r.info as object | undefined), ...(pluginName ? { pluginName } : {}), ...(contentApi ? { type: 'content-api' } : {}) };
 }
 
+/** the `next` a controller action receives (koa's last middleware: nothing after it) */
+const NO_NEXT = async () => undefined;
+
 const ADMIN_ONLY: RouteDef['handler'] = async () => {
   // v4's admin strategy, for a caller without an admin session (Tessera has no admin panel)
   throw new UnauthorizedError('Missing or invalid credentials');
@@ -152,7 +155,7 @@ function routeOf(r: V4Route, prefix: string, kind: 'content-api' | 'admin' | 'ro
     const controller = source.controller(text.slice(0, dot));
     const fn = controller?.[text.slice(dot + 1)];
     if (typeof fn !== 'function') throw new ProjectError(`${where}route ${label}: Handler not found "${text}"`, source.file);
-    handler = async (ctx: RequestContext) => fn.call(controller, ctx, async () => undefined);
+    handler = async (ctx: RequestContext) => fn.call(controller, ctx, NO_NEXT);
   } else if (typeof r.handler === 'function' || Array.isArray(r.handler)) {
     // a function (or a list of koa middlewares) as the handler: composed as koa runs them
     handler = compose((Array.isArray(r.handler) ? r.handler : [r.handler]) as KoaMiddleware[]);

@@ -10,7 +10,7 @@ import { ProjectError, messageOf } from '../../project/errors';
 import type { Project } from '../../project/load-project';
 import type { TesseraPlugin } from '../../core/plugin';
 import { enabledPlugins } from './discover';
-import { PluginConfigError, applyExtensions, hasServerPart, loadPluginServer, type V4PluginModule } from './plugin-module';
+import { PluginConfigError, applyExtensions, emptyPluginModule, hasServerPart, loadPluginServer, type V4PluginModule } from './plugin-module';
 import type { PluginRegistry } from './plugin-registry';
 
 export interface LoadedPlugin {
@@ -39,7 +39,7 @@ export const ADMIN_ONLY_INTERNAL = new Set(['content-manager', 'content-type-bui
 
 /** the module of an internal plugin that only serves the admin panel */
 export function adminOnlyModule(): V4PluginModule {
-  return { config: {}, routes: {}, controllers: {}, services: {}, contentTypes: {}, policies: {}, middlewares: {} };
+  return { ...emptyPluginModule(), routes: {} };
 }
 
 /** Tessera implements these itself (src/plugins/<name>); their packages' server code is not run */
