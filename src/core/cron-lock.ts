@@ -22,6 +22,8 @@ export function createCronLock(db: Database): CronLock {
       const key = KEY_PREFIX + job;
       const at = fireDate.getTime();
       return db.transaction(async (tx) => {
+        // one claim at a time per job across processes (PostgreSQL runs transactions side by side)
+        await tx.lock([key]);
         const row = await tx.get<{ id: number; value: string | null }>(`SELECT ${q('id')}, ${q('value')} FROM ${q(TABLE)} WHERE ${q('key')} = ${ph(1)} ORDER BY ${q('id')} LIMIT 1`, [key]);
         if (row && Number(row.value) >= at) return false;
         if (row) await tx.run(`UPDATE ${q(TABLE)} SET ${q('value')} = ${ph(1)} WHERE ${q('id')} = ${ph(2)}`, [String(at), row.id]);

@@ -17,7 +17,7 @@ import { loadProject, type Project } from '../project/load-project';
 import { ProjectError } from '../project/errors';
 import type { EnvSource } from '../project/env';
 import { createQueryEngine, type QueryFn, type WriteListener } from '../query/query-engine';
-import { SqliteDatabase } from '../storage/sqlite/sqlite-database';
+import { DatabaseConfigError, openDatabase, type DatabaseConfig } from '../storage/open-database';
 import type { Database } from '../storage/dialect';
 import { syncSchema } from '../storage/schema/sync-schema';
 import { Lifecycles } from '../storage/lifecycles';
@@ -91,14 +91,13 @@ function extendedSources(project: Project, registry: PluginRegistry, internal: M
   return [...internalNow, ...thirdParty, ...project.sources];
 }
 
-function openDatabase(project: Project): Database {
-  const conn = project.config.get<{ client?: string; connection?: { filename?: string } }>('database.connection', {});
-  const client = conn.client ?? 'sqlite';
-  if (!['sqlite', 'better-sqlite3', 'sqlite3'].includes(client)) {
-    throw new ProjectError(`database client "${client}" is not supported yet (sqlite only)`, path.join(project.dir, 'config/database.js'));
+function openProjectDatabase(project: Project): Database {
+  try {
+    return openDatabase(project.dir, project.config.get<DatabaseConfig>('database.connection', {}));
+  } catch (err) {
+    if (err instanceof DatabaseConfigError) throw new ProjectError(err.message, path.join(project.dir, 'config/database.js'));
+    throw err;
   }
-  const filename = conn.connection?.filename ?? '.tmp/data.db';
-  return new SqliteDatabase(filename === ':memory:' ? filename : path.resolve(project.dir, filename));
 }
 
 /**
@@ -144,7 +143,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
   const settings = middlewareSettings(project.config.get('middlewares'), path.join(project.dir, 'config/middlewares.js'));
   // config/api.js `rest.maxJsonDepth`: JSON bodies (server) and json/blocks values (document service)
   const jsonDepth = maxJsonDepth((key) => project.config.get(key, undefined));
-  const db = openDatabase(project);
+  const db = openProjectDatabase(project);
   let cron: Cron | undefined;
   try {
     const listeners: WriteListener[] = [];

@@ -50,7 +50,10 @@ class PlainError extends ApplicationError {
 
 async function checkUnique(tx: Executor, model: Model, ct: ContentType, data: Record<string, unknown>, selfId?: number): Promise<void> {
   const errors = [];
-  for (const [name, value] of uniqueCandidates(ct, data)) {
+  const candidates = [...uniqueCandidates(ct, data)];
+  // concurrent writers of the same value take turns: the second counts after the first committed
+  if (candidates.length) await tx.lock(candidates.map(([name, value]) => `unique:${ct.collectionName}.${name}=${JSON.stringify(value)}`));
+  for (const [name, value] of candidates) {
     const where: Record<string, unknown> = { [name]: value };
     if (selfId !== undefined) where.id = { $ne: selfId };
     if ((await countEntities(tx, model, ct, where)) > 0) errors.push({ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError' as const });

@@ -29,5 +29,6 @@ export function parseSearch(vis: Visibility, ct: ContentType, q: unknown): Where
   if (typeof q !== 'string') invalid('_q');
   const { text, numbers } = searchable(ct, vis);
   const names = ['id', ...text, ...(Number.isNaN(Number(q)) ? [] : numbers)];
-  return { $or: names.map((name) => ({ [name]: { $contains: q } })) };
+  // $containsi: the same ASCII folding as LIKE on SQLite; on PostgreSQL the Unicode folding of v4's ILIKE there
+  return { $or: names.map((name) => ({ [name]: { $containsi: q } })) };
 }

@@ -266,9 +266,9 @@ function opSql(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, va
     case '$ne':
       return value === null ? [`${col} IS NOT NULL`, 'F'] : [`${col} <> ${bind(b, attr, value)}`, 'U'];
     case '$eqi':
-      return value === null ? [`${col} IS NULL`, 'T'] : [`lower(${col}) = lower(${b.param(String(value))})`, 'U'];
+      return value === null ? [`${col} IS NULL`, 'T'] : [`${b.dialect.lower(col)} = lower(${b.param(String(value))})`, 'U'];
     case '$nei':
-      return value === null ? [`${col} IS NOT NULL`, 'F'] : [`NOT (lower(${col}) = lower(${b.param(String(value))}))`, 'U'];
+      return value === null ? [`${col} IS NOT NULL`, 'F'] : [`NOT (${b.dialect.lower(col)} = lower(${b.param(String(value))}))`, 'U'];
     case '$lt': return [`${col} < ${bind(b, attr, value)}`, 'U'];
     case '$lte': return [`${col} <= ${bind(b, attr, value)}`, 'U'];
     case '$gt': return [`${col} > ${bind(b, attr, value)}`, 'U'];

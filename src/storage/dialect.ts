@@ -1,7 +1,8 @@
 // One dialect interface: everything dialect-specific in SQL text lives behind it, so PostgreSQL is
 // a second implementation and never a rewrite. All values travel as parameters.
 
-export type SqlValue = string | number | bigint | null | Buffer;
+/** a bound value; a list only as `listValue` makes it (PostgreSQL binds an array), a boolean only on PostgreSQL */
+export type SqlValue = string | number | bigint | boolean | null | Buffer | readonly (number | string)[];
 
 export interface Dialect extends ListParam {
   readonly name: 'sqlite' | 'postgres';
@@ -13,9 +14,20 @@ export interface Dialect extends ListParam {
   likeInsensitive(expr: string, param: string, negate: boolean): string;
   /** v4's case rule for $contains/$startsWith/$endsWith: LIKE on SQLite (ASCII case-insensitive), LIKE on pg (sensitive) */
   likeDefault(expr: string, param: string, negate: boolean): string;
+  /** `lower()` of a column of any type (PostgreSQL has lower() for text only: others are cast, as v4 casts them) */
+  lower(expr: string): string;
+  /** a row count bound for LIMIT / OFFSET (read-statements.ts rowCount: SQLite needs `+?`) */
+  rowCount(param: string): string;
+  /** what stands for "no limit" when only an offset is given (SQLite `LIMIT -1`; PostgreSQL needs none) */
+  readonly noLimit: string;
+  /**
+   * written before a column to keep the planner off its index (SQLite's unary `+`, hops.ts: without statistics
+   * SQLite picks the wrong index); empty where the planner has statistics (PostgreSQL)
+   */
+  readonly skipIndex: string;
   /** an expression reading a biginteger column exactly, as text */
   bigintAsText(expr: string): string;
-  /** ORDER BY item honouring one null rule everywhere: NULLs first ascending, last descending */
+  /** ORDER BY item with the dialect's NULL placement as v4 has it there (SQLite: first ascending; PostgreSQL: last) */
   orderItem(expr: string, direction: 'asc' | 'desc'): string;
   /** the value stored for a datetime/timestamp (v4 on SQLite stores epoch milliseconds) */
   datetimeToDb(d: Date): SqlValue;
@@ -36,11 +48,23 @@ export interface Executor {
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
   /** INSERT returning the new id */
   insert(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /**
+   * Inside a transaction: waits until no other transaction holds any of `keys`, then holds them until this one
+   * ends. Read-then-write steps (a uniqueness count before the insert, MAX + 1 orders) take the key of what
+   * they read, so concurrent writers take turns (PostgreSQL: transaction advisory locks). SQLite runs one
+   * writer at a time: nothing to do.
+   */
+  lock(keys: readonly string[]): Promise<void>;
 }
 
 export interface Database extends Executor {
   /** one transaction; everything inside sees its own writes; a throw rolls back */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * `fn` while no other process holding the same key runs (several nodes starting on one database: one syncs the
+   * schema, the others wait and find it done). Absent where one process owns the database.
+   */
+  exclusive?<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** raw DDL script (schema sync) */
   exec(sql: string): Promise<void>;
   /** table -> columns, read from the live database */

@@ -32,9 +32,9 @@ export interface Hop {
 
 export class HopError extends Error {}
 
-/** `filter` binds its parameters when called, so placeholders stay in text order; `pin` is `+` or ''. */
-function linkOf(parentExpr: string, filter: (pin: string) => string): Pick<Hop, 'link' | 'on'> {
-  const link = (match: (e: string) => string, byParent = false) => `${match(parentExpr)}${filter(byParent ? '+' : '')}`;
+/** `filter` binds its parameters when called, so placeholders stay in text order; `pin` is `dialect.skipIndex` or ''. */
+function linkOf(b: SqlBuilder, parentExpr: string, filter: (pin: string) => string): Pick<Hop, 'link' | 'on'> {
+  const link = (match: (e: string) => string, byParent = false) => `${match(parentExpr)}${filter(byParent ? b.dialect.skipIndex : '')}`;
   return { link, on: (pid) => link((e) => `${e} = ${pid}`, true) };
 }
 
@@ -52,7 +52,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
     return {
       target, alias: a, linkAlias: l,
       from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.related_id`,
-      ...linkOf(`${l}.file_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(componentUid)}`),
+      ...linkOf(b, `${l}.file_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(componentUid)}`),
       parentExpr: `${l}.file_id`,
       orderExpr: `${l}.${q('order')}, ${l}.id`,
       extra: [`${l}.${q('order')} AS __order`, `${l}.id AS __link`],
@@ -67,7 +67,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
         return {
           target, alias: a, linkAlias: l,
           from: `FROM ${parentTable} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(attr.joinColumn.name)}`,
-          ...linkOf(`${l}.id`, () => ''),
+          ...linkOf(b, `${l}.id`, () => ''),
           parentExpr: `${l}.id`, orderExpr: null, extra: [],
         };
       }
@@ -76,7 +76,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
       return {
         target, alias: a, linkAlias: l,
         from: `FROM ${q(jt.name)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${q(jt.inverseJoinColumn)}`,
-        ...linkOf(`${l}.${q(jt.joinColumn)}`, () => ''),
+        ...linkOf(b, `${l}.${q(jt.joinColumn)}`, () => ''),
         parentExpr: `${l}.${q(jt.joinColumn)}`,
         orderExpr: jt.orderColumn ? `${l}.${q(jt.orderColumn)}, ${l}.id` : `${l}.id`,
         extra: [],
@@ -87,7 +87,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
       return {
         target, alias: a, linkAlias: l,
         from: `FROM ${q(MEDIA_MORPH_TABLE)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.file_id`,
-        ...linkOf(`${l}.related_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(ct.uid)} AND ${pin}${l}.field = ${b.param(attr.name)}`),
+        ...linkOf(b, `${l}.related_id`, (pin) => ` AND ${pin}${l}.related_type = ${b.param(ct.uid)} AND ${pin}${l}.field = ${b.param(attr.name)}`),
         parentExpr: `${l}.related_id`,
         orderExpr: `${l}.${q('order')}, ${l}.id`,
         extra: [],
@@ -101,7 +101,7 @@ export function hopFor(b: SqlBuilder, model: Model, ct: ContentType, attr: Attri
       return {
         target, alias: a, linkAlias: l,
         from: `FROM ${q(ct.componentsTable)} ${l} JOIN ${q(target.collectionName)} ${a} ON ${a}.id = ${l}.${COMPONENT_LINK.component}`,
-        ...linkOf(`${l}.${COMPONENT_LINK.entity}`, (pin) => ` AND ${pin}${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${pin}${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
+        ...linkOf(b, `${l}.${COMPONENT_LINK.entity}`, (pin) => ` AND ${pin}${l}.${COMPONENT_LINK.field} = ${b.param(attr.name)} AND ${pin}${l}.${COMPONENT_LINK.type} = ${b.param(uid)}`),
         parentExpr: `${l}.${COMPONENT_LINK.entity}`,
         orderExpr: `${l}.${q(COMPONENT_LINK.order)}, ${l}.id`,
         extra: [`${l}.${q(COMPONENT_LINK.order)} AS __order`, `${l}.id AS __link`],

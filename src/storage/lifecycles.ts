@@ -119,6 +119,7 @@ export function runInTransactionScope<T>(tx: Executor, db: Database | undefined,
       get: (sql, params) => target().get(sql, params),
       run: (sql, params) => target().run(sql, params),
       insert: (sql, params) => target().insert(sql, params),
+      lock: (keys) => target().lock(keys),
     };
   }
   openScopes++;

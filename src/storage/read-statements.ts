@@ -48,14 +48,14 @@ export function bindParents(dialect: Dialect, s: LinkedStatement | (Statement & 
  * keeps the planner from reading it; one prepared statement serves every page size and page.
  */
 export function rowCount(b: SqlBuilder, n: number): string {
-  return `+${b.param(n)}`;
+  return b.dialect.rowCount(b.param(n));
 }
 
-/** ` LIMIT n OFFSET m` as v4 pages: no limit but an offset is `LIMIT -1` */
+/** ` LIMIT n OFFSET m` as v4 pages: no limit but an offset is the dialect's `noLimit` */
 export function limitClause(b: SqlBuilder, limit: number | undefined, offset: number | undefined): string {
   let sql = '';
   if (limit !== undefined && limit >= 0) sql += ` LIMIT ${rowCount(b, limit)}`;
-  else if (offset) sql += ' LIMIT -1';
+  else if (offset) sql += b.dialect.noLimit;
   if (offset) sql += ` OFFSET ${rowCount(b, offset)}`;
   return sql;
 }

@@ -63,7 +63,8 @@ export function fromDb(type: ScalarType, v: unknown): unknown {
       if (typeof v === 'number' || typeof v === 'bigint') return String(v);
     // falls through: a timestamp stored as text reads like a datetime
     case 'datetime': {
-      const d = typeof v === 'number' || typeof v === 'bigint' ? new Date(Number(v)) : new Date(String(v));
+      // PostgreSQL's timestamp columns arrive as Dates (pg reads them); String(date) would drop the milliseconds
+      const d = v instanceof Date ? v : typeof v === 'number' || typeof v === 'bigint' ? new Date(Number(v)) : new Date(String(v));
       return Number.isNaN(d.getTime()) ? null : d.toISOString();
     }
     case 'date':

@@ -88,6 +88,8 @@ class LinkTable {
   async nextInverseOrders(targets: RelationId[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!this.IO || !targets.length) return out;
+    // concurrent links to one target take turns, so each reads the MAX the previous one wrote
+    await this.db.lock(targets.map((t) => `order:${this.T}.${this.IO}:${key(t)}`));
     const [cond, list] = this.inList(this.I, targets);
     const rows = await this.db.all<{ t: RelationId; m: number | null }>(`SELECT ${this.I} AS t, MAX(${this.IO}) AS m FROM ${this.T} WHERE ${cond} GROUP BY ${this.I}`, [list]);
     for (const r of rows) out.set(key(r.t), Number(r.m ?? 0) + 1);

@@ -11,6 +11,7 @@ export function joinTransaction(tx: Executor, outer: Database): Database {
     get: (sql, params) => tx.get(sql, params),
     run: (sql, params) => tx.run(sql, params),
     insert: (sql, params) => tx.insert(sql, params),
+    lock: (keys) => tx.lock(keys),
     transaction: (fn) => fn(tx),
     exec: () => Promise.reject(new Error('DDL cannot run inside a content transaction')),
     introspect: () => outer.introspect(),

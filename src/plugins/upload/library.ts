@@ -10,6 +10,8 @@ import type { ImageSettings } from './image';
 
 export const FOLDER_UID = 'plugin::upload.folder';
 const API_FOLDER_NAME = 'API Uploads';
+/** folders' path ids are MAX + 1: one new folder at a time across processes */
+const PATH_ID_LOCK = 'upload_folders.path_id';
 
 const DEFAULTS = {
   settings: { sizeOptimization: true, responsiveDimensions: true, autoOrientation: false },
@@ -37,6 +39,7 @@ export function createLibrary(db: Database, model: Model, query: QueryFn) {
     let name = API_FOLDER_NAME;
     for (let i = 1; await rootFolderNamed(name); i++) name = `${API_FOLDER_NAME} (${i})`;
     const folder = await transactionOrHook(db, async (tx) => {
+      await tx.lock([PATH_ID_LOCK]);
       const row = await tx.get<{ m: number | null }>(`SELECT MAX(path_id) AS m FROM ${db.dialect.quote(model.require(FOLDER_UID).collectionName)}`);
       const pathId = Number(row?.m ?? 0) + 1;
       return query(FOLDER_UID, tx).create({ data: { name, pathId, path: `/${pathId}` }, select: ['path'] });

@@ -15,6 +15,7 @@ import type { Database, Executor, TableInfo } from '../dialect';
 import type { Model } from '../../model/types';
 import type { SchemaDdl } from './ddl';
 import { modelSchema } from './schema-from-model';
+import { postgresDdl } from './pg-ddl';
 import { sqliteDdl } from './sqlite-ddl';
 import type { TableDef } from './table-def';
 import { v4SchemaHash, type V4Schema } from './v4-schema';
@@ -44,7 +45,7 @@ const SCHEMA_TABLE = 'strapi_database_schema';
 export function ddlFor(dialect: Database['dialect']): SchemaDdl {
   switch (dialect.name) {
     case 'sqlite': return sqliteDdl;
-    default: throw new Error(`schema sync: no DDL for dialect "${dialect.name}" yet`);
+    case 'postgres': return postgresDdl;
   }
 }
 
@@ -61,10 +62,12 @@ interface Plan {
 function plan(tables: TableDef[], live: Map<string, TableInfo>, ddl: SchemaDdl, q: Database['dialect']['quote'], log: SyncLog): Plan {
   const p: Plan = { statements: [], created: [], addedColumns: [], indexes: [], warnings: [], typeMismatches: 0 };
   const wanted = new Set(tables.map((t) => t.name));
+  const foreignKeys: string[] = [];
   for (const t of tables) {
     const info = live.get(t.name);
     if (!info) {
       p.statements.push(...ddl.createTable(q, t));
+      if (ddl.foreignKeys) foreignKeys.push(...ddl.foreignKeys(q, t));
       p.created.push(t.name);
       continue;
     }
@@ -99,6 +102,7 @@ function plan(tables: TableDef[], live: Map<string, TableInfo>, ddl: SchemaDdl, 
   for (const name of live.keys()) {
     if (!wanted.has(name)) p.warnings.push(`table ${name} is not in the model: kept`);
   }
+  p.statements.push(...foreignKeys);
   return p;
 }
 
@@ -113,6 +117,10 @@ async function writeV4Schema(tx: Executor, schema: V4Schema): Promise<void> {
 }
 
 export async function syncSchema(db: Database, model: Model, log: SyncLog, opts: SyncOptions = {}): Promise<SyncResult> {
+  return db.exclusive ? db.exclusive('tessera:schema-sync', () => syncNow(db, model, log, opts)) : syncNow(db, model, log, opts);
+}
+
+async function syncNow(db: Database, model: Model, log: SyncLog, opts: SyncOptions): Promise<SyncResult> {
   const ddl = ddlFor(db.dialect);
   const q = db.dialect.quote;
   const { v4, tables } = modelSchema(model);

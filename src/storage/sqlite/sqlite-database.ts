@@ -75,6 +75,8 @@ class SqliteExecutor implements Executor {
   async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
     return (await this.run(sql, params)).lastInsertId;
   }
+  /** one writer at a time already */
+  async lock(): Promise<void> {}
 }
 
 export class SqliteDatabase implements Database {
@@ -122,6 +124,7 @@ export class SqliteDatabase implements Database {
   insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
     return this.transaction((tx) => tx.insert(sql, params));
   }
+  async lock(): Promise<void> {}
 
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     // a second transaction from code running inside an open one (`strapi.db.transaction`, or a lifecycle hook

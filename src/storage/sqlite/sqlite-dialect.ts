@@ -7,8 +7,13 @@ export const sqliteDialect: Dialect = {
   // LIKE in SQLite folds ASCII case only; lower() on both sides does the same for ASCII, which is what v4 gets.
   likeInsensitive: (expr, p, negate) => `lower(${expr}) ${negate ? 'NOT LIKE' : 'LIKE'} lower(${p}) ESCAPE '\\'`,
   likeDefault: (expr, p, negate) => `${expr} ${negate ? 'NOT LIKE' : 'LIKE'} ${p} ESCAPE '\\'`,
+  lower: (expr) => `lower(${expr})`,
+  // a bare LIMIT parameter makes SQLite re-plan the statement on every run (read-statements.ts rowCount)
+  rowCount: (p) => `+${p}`,
+  noLimit: ' LIMIT -1',
+  skipIndex: '+',
   bigintAsText: (expr) => `CAST(${expr} AS TEXT)`,
-  // SQLite already sorts NULLs first ascending and last descending: the rule we document for all dialects.
+  // SQLite sorts NULLs first ascending and last descending, as v4 on SQLite answers
   orderItem: (expr, dir) => `${expr} ${dir === 'desc' ? 'DESC' : 'ASC'}`,
   datetimeToDb: (d) => d.getTime(),
   booleanToDb: (b) => (b ? 1 : 0),

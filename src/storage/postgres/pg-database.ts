@@ -1,0 +1,280 @@
+// pg (node-postgres) behind the Database interface: a pool of connections; each transaction holds one of
+// them from BEGIN to COMMIT, plain reads take any. Unlike SQLite's single writer, transactions run side by
+// side: the write paths that were race-free only because SQLite serialises writers take row locks or rely
+// on constraints (docs/architecture.md, "PostgreSQL").
+import pg from 'pg';
+import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
+import { currentHookTransaction } from '../lifecycles';
+import { postgresDialect } from './pg-dialect';
+
+/** v4's config/database.js `connection` for client postgres (knex's keys) */
+export interface PostgresConfig {
+  connectionString?: string;
+  host?: string;
+  port?: number | string;
+  database?: string;
+  user?: string;
+  password?: string;
+  /** search path: v4's `connection.schema` */
+  schema?: string;
+  ssl?: boolean | Record<string, unknown>;
+  pool?: { min?: number; max?: number; acquireTimeoutMillis?: number; idleTimeoutMillis?: number };
+  /** application_name shown in pg_stat_activity */
+  applicationName?: string;
+}
+
+// Values as v4 reads them through knex/pg, with two exceptions chosen for exactness: int8 (COUNT(*), bigint
+// columns not read as text) is a number while it is exact, its digits past 2^53; json/jsonb and date are
+// left as the server's text, which values.ts fromDb turns into v4's value (pg would parse a date into a local
+// midnight Date and a jsonb string "12" into 12).
+const TYPE_OIDS = { int8: 20, json: 114, jsonb: 3802, date: 1082 } as const;
+const asText = (v: string) => v;
+function int8(v: string): number | string {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case TYPE_OIDS.int8: return int8;
+      case TYPE_OIDS.json: case TYPE_OIDS.jsonb: case TYPE_OIDS.date: return asText;
+      default: return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+/**
+ * `?` placeholders (knex's convention, which the write paths use as SQLite takes them) numbered `$1, $2, ...`
+ * in text order, skipping quoted identifiers and string literals. A text that already numbers its
+ * placeholders (the SQL compilers bind through dialect.placeholder) is left as it is.
+ */
+export function numberPlaceholders(sql: string): string {
+  if (!sql.includes('?') || /\$\d/.test(sql)) return sql;
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else out += ch === '?' ? `$${++n}` : ch;
+  }
+  return out;
+}
+
+/** one SQL text as sent: numbered placeholders and, when worth it, a statement name */
+interface Prepared {
+  text: string;
+  name: string | undefined;
+}
+
+/**
+ * Statements by SQL text: each connection prepares a named statement once and reuses it (pg keeps the names a
+ * connection prepared). Bounded: past MAX_NAMED texts, new ones are numbered each time and run unnamed, so
+ * dynamic SQL never grows every connection's statement memory without end.
+ */
+const MAX_NAMED = 2000;
+/** statements worth preparing (DDL and session commands run once) */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+class Statements {
+  private readonly known = new Map<string, Prepared>();
+  get(sql: string): Prepared {
+    const hit = this.known.get(sql);
+    if (hit) return hit;
+    const p = { text: numberPlaceholders(sql), name: PREPARABLE.test(sql) ? `t${this.known.size + 1}` : undefined };
+    if (this.known.size < MAX_NAMED) this.known.set(sql, p);
+    else p.name = undefined;
+    return p;
+  }
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** PostgreSQL's errors in data a client sent (class 22: a text where a number goes, a value out of range) */
+export class PostgresDataError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+function translated(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && code.startsWith('22')) return new PostgresDataError(code, (err as Error).message);
+  return err;
+}
+
+class PostgresExecutor implements Executor {
+  readonly dialect = postgresDialect;
+  constructor(private readonly conn: Queryable, private readonly statements: Statements, private readonly counter: { n: number }) {}
+
+  async query(sql: string, params?: readonly SqlValue[]): Promise<pg.QueryResult> {
+    this.counter.n++;
+    const { text, name } = this.statements.get(sql);
+    try {
+      return await this.conn.query({ text, values: params as unknown[] | undefined, name });
+    } catch (err) {
+      throw translated(err);
+    }
+  }
+  async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+  async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+  async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    const r = await this.query(sql, params);
+    return { changes: r.rowCount ?? 0, lastInsertId: 0 };
+  }
+  /** transaction advisory locks, in one order (no two transactions wait for each other) */
+  async lock(keys: readonly string[]): Promise<void> {
+    for (const key of [...new Set(keys)].sort()) await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+  }
+  /** the INSERT with `RETURNING id` (v4's tables all have an `id` serial) */
+  async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    const r = await this.query(/\breturning\b/i.test(sql) ? sql : `${sql} RETURNING id`, params);
+    return Number(r.rows[0]?.id);
+  }
+}
+
+function poolConfig(c: PostgresConfig): pg.PoolConfig {
+  const cfg: pg.PoolConfig = {
+    max: c.pool?.max ?? 10,
+    min: c.pool?.min ?? 0,
+    idleTimeoutMillis: c.pool?.idleTimeoutMillis ?? 30_000,
+    connectionTimeoutMillis: c.pool?.acquireTimeoutMillis ?? 60_000,
+    application_name: c.applicationName ?? 'tessera',
+    types,
+  };
+  if (c.connectionString) cfg.connectionString = c.connectionString;
+  if (c.host !== undefined) cfg.host = c.host;
+  if (c.port !== undefined) cfg.port = Number(c.port);
+  if (c.database !== undefined) cfg.database = c.database;
+  if (c.user !== undefined) cfg.user = c.user;
+  if (c.password !== undefined) cfg.password = c.password;
+  if (c.ssl !== undefined && c.ssl !== false) cfg.ssl = c.ssl === true ? {} : (c.ssl as pg.PoolConfig['ssl']);
+  return cfg;
+}
+
+export class PostgresDatabase implements Database {
+  readonly dialect = postgresDialect;
+  private readonly pool: pg.Pool;
+  private readonly statements = new Statements();
+  private readonly counter = { n: 0 };
+  private readonly reads: PostgresExecutor;
+  readonly schema: string;
+
+  constructor(readonly config: PostgresConfig) {
+    this.schema = config.schema ?? 'public';
+    this.pool = new pg.Pool(poolConfig(config));
+    // an idle connection the server ended (restart, idle timeout) must not take the process down
+    this.pool.on('error', () => undefined);
+    if (config.schema) {
+      const path = postgresDialect.quote(config.schema);
+      this.pool.on('connect', (client) => void client.query(`SET search_path TO ${path}`).catch(() => undefined));
+    }
+    this.reads = new PostgresExecutor(this.pool, this.statements, this.counter);
+  }
+
+  get statementCount(): number {
+    return this.counter.n;
+  }
+
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.reads.all<T>(sql, params);
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.reads.get<T>(sql, params);
+  }
+  /** a single statement commits on its own (autocommit) */
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    return this.reads.run(sql, params);
+  }
+  insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.reads.insert(sql, params);
+  }
+  /** outside a transaction a lock would end with its statement: callers lock inside transactions */
+  async lock(): Promise<void> {}
+
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    // SQLite's rule kept: a second transaction from code inside an open one would not see its writes, and
+    // under a full pool it would wait for a connection the outer one holds
+    if (currentHookTransaction()) throw new Error('This operation cannot run inside an open transaction (strapi.db.transaction or a lifecycle hook of a write: it would wait for that transaction to end): run it before or after');
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      try {
+        const result = await fn(new PostgresExecutor(client, this.statements, this.counter));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * `fn` while holding the session advisory lock `key`: one node at a time (schema sync when several start
+   * together: the others wait, then find the tables made).
+   */
+  async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.counter.n++;
+    await this.pool.query(sql);
+  }
+
+  async introspect(): Promise<Map<string, TableInfo>> {
+    const out = new Map<string, TableInfo>();
+    const cols = await this.pool.query<{ table_name: string; column_name: string; type: string; is_nullable: string }>(
+      `SELECT c.table_name, c.column_name, c.is_nullable,
+              CASE WHEN c.data_type = 'character varying' THEN 'varchar(' || coalesce(c.character_maximum_length::text, '') || ')'
+                   WHEN c.data_type = 'numeric' AND c.numeric_precision IS NOT NULL THEN 'numeric(' || c.numeric_precision || ',' || c.numeric_scale || ')'
+                   ELSE c.data_type END AS type
+         FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+        WHERE c.table_schema = $1
+        ORDER BY c.table_name, c.ordinal_position`,
+      [this.schema],
+    );
+    for (const c of cols.rows) {
+      let t = out.get(c.table_name);
+      if (!t) out.set(c.table_name, (t = { name: c.table_name, columns: new Map(), indexes: new Set() }));
+      t.columns.set(c.column_name, { name: c.column_name, type: c.type.toLowerCase(), notNull: c.is_nullable === 'NO' });
+    }
+    // indexes and the constraints PostgreSQL backs with one (unique, primary key) under their names, and foreign
+    // keys: all are names the schema sync asks about
+    const idx = await this.pool.query<{ table_name: string; name: string }>(
+      `SELECT tablename AS table_name, indexname AS name FROM pg_indexes WHERE schemaname = $1
+       UNION SELECT rel.relname, con.conname FROM pg_constraint con
+         JOIN pg_class rel ON rel.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = rel.relnamespace
+        WHERE ns.nspname = $1`,
+      [this.schema],
+    );
+    for (const i of idx.rows) out.get(i.table_name)?.indexes.add(i.name);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
