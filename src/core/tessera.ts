@@ -91,7 +91,7 @@ function extendedSources(project: Project, registry: PluginRegistry, internal: M
   return [...internalNow, ...thirdParty, ...project.sources];
 }
 
-/** config/database.js: SQLite or PostgreSQL (storage/open-database.ts) */
+/** config/database.js: client sqlite or postgres (storage/open-database.ts) */
 function openProjectDatabase(project: Project): Database {
   try {
     return openDatabase(project.dir, project.config.get<DatabaseConfig>('database.connection', {}));
