@@ -55,6 +55,11 @@ export interface Executor {
    * writer at a time: nothing to do.
    */
   lock(keys: readonly string[]): Promise<void>;
+  /**
+   * A transaction's executor: `cb(committed)` once it ended. Absent on SQLite, where a no-op transaction queued
+   * behind the open one tells the same (lifecycles.ts whenTransactionEnds).
+   */
+  onEnd?(cb: (committed: boolean) => void): void;
 }
 
 export interface Database extends Executor {

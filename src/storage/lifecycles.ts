@@ -80,8 +80,9 @@ export function currentTransactionRoot(): TransactionRoot | undefined {
 
 /**
  * For code running inside an open transaction: `onEnd(committed)` once that transaction has ended. Inside
- * `strapi.db.transaction(cb)` through its callbacks; inside a lifecycle hook of a write, a no-op transaction
- * queued behind the write sees whether a commit happened since (`dataVersion`). False when none is open
+ * `strapi.db.transaction(cb)` through its callbacks; inside a lifecycle hook of a write, through the
+ * transaction's `onEnd` (PostgreSQL), or a no-op transaction queued behind the write sees whether a commit
+ * happened since (`dataVersion`, SQLite). False when none is open
  * (the caller then acts at once).
  */
 export function whenTransactionEnds(db: Database, onEnd: (committed: boolean) => void): boolean {
@@ -91,7 +92,12 @@ export function whenTransactionEnds(db: Database, onEnd: (committed: boolean) =>
     root.rollbackCallbacks.push(() => onEnd(false));
     return true;
   }
-  if (!currentHookTransaction()) return false;
+  const tx = currentHookTransaction();
+  if (!tx) return false;
+  if (tx.onEnd) {
+    tx.onEnd(onEnd);
+    return true;
+  }
   const before = db.dataVersion?.();
   // queued from outside the hook's scope, so it is not taken for a transaction nested in the write
   void outsideTransactionScope(() => db.transaction(async () => before === undefined || db.dataVersion!() !== before)).then(onEnd, () => undefined);
@@ -120,6 +126,7 @@ export function runInTransactionScope<T>(tx: Executor, db: Database | undefined,
       run: (sql, params) => target().run(sql, params),
       insert: (sql, params) => target().insert(sql, params),
       lock: (keys) => target().lock(keys),
+      onEnd: tx.onEnd && ((cb) => (scope.open ? tx.onEnd!(cb) : cb(true))),
     };
   }
   openScopes++;

@@ -3,6 +3,7 @@
 // side: the write paths that were race-free only because SQLite serialises writers take row locks or rely
 // on constraints (docs/architecture.md, "PostgreSQL").
 import pg from 'pg';
+import { ValidationError } from '../../errors';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
 import { currentHookTransaction } from '../lifecycles';
 import { postgresDialect } from './pg-dialect';
@@ -93,22 +94,28 @@ class Statements {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-/** PostgreSQL's errors in data a client sent (class 22: a text where a number goes, a value out of range) */
-export class PostgresDataError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-  }
-}
-
+/**
+ * PostgreSQL's refusals of a value a client sent (class 22, data exception: a text where a number goes, a
+ * decimal past numeric(10,2), an impossible date) are the client's 400, not v4's 500 on PostgreSQL. SQLite
+ * stores or compares such values as they are.
+ */
 function translated(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'string' && code.startsWith('22')) return new PostgresDataError(code, (err as Error).message);
+  if (typeof code === 'string' && code.startsWith('22')) return new ValidationError(`Invalid value: ${(err as Error).message}`, {});
   return err;
 }
 
 class PostgresExecutor implements Executor {
   readonly dialect = postgresDialect;
-  constructor(private readonly conn: Queryable, private readonly statements: Statements, private readonly counter: { n: number }) {}
+  /** a transaction's: callbacks for its end (Executor.onEnd) */
+  readonly ended?: Array<(committed: boolean) => void>;
+  constructor(private readonly conn: Queryable, private readonly statements: Statements, private readonly counter: { n: number }, inTransaction = false) {
+    if (inTransaction) this.ended = [];
+  }
+  onEnd(cb: (committed: boolean) => void): void {
+    if (this.ended) this.ended.push(cb);
+    else cb(true); // a statement outside a transaction has committed already
+  }
 
   async query(sql: string, params?: readonly SqlValue[]): Promise<pg.QueryResult> {
     this.counter.n++;
@@ -204,19 +211,29 @@ export class PostgresDatabase implements Database {
     // under a full pool it would wait for a connection the outer one holds
     if (currentHookTransaction()) throw new Error('This operation cannot run inside an open transaction (strapi.db.transaction or a lifecycle hook of a write: it would wait for that transaction to end): run it before or after');
     const client = await this.pool.connect();
+    const tx = new PostgresExecutor(client, this.statements, this.counter, true);
     let broken = false;
+    let committed = false;
     try {
       await client.query('BEGIN');
       try {
-        const result = await fn(new PostgresExecutor(client, this.statements, this.counter));
+        const result = await fn(tx);
         await client.query('COMMIT');
+        committed = true;
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => (broken = true));
-        throw err;
+        throw translated(err);
       }
     } finally {
       client.release(broken);
+      for (const cb of tx.ended!.splice(0)) {
+        try {
+          cb(committed);
+        } catch {
+          // callbacks report their own trouble; one must not keep the others from running
+        }
+      }
     }
   }
 
