@@ -87,6 +87,8 @@ export function createCoreStore(db: Database): CoreStore {
     // inside strapi.db.transaction (or a hook's write): joins it
     await transactionOrHook(db, async (tx) => {
       const w = whereOf(db, p, 'core');
+      // one writer of a key at a time across processes (nodes starting together write the same defaults)
+      await tx.lock([`core-store:${fullKey(p, 'core')}`]);
       const row = await tx.get<{ id: number }>(`SELECT ${q('id')} FROM ${q(TABLE)} WHERE ${w.sql} ORDER BY ${q('id')} LIMIT 1`, w.params);
       const value = encode(p.value);
       const type = typeof p.value;

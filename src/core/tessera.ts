@@ -272,20 +272,29 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     api.instantiateAll();
     addPluginHooks(hooks, registry);
     phase = 'bootstrap';
-    const sync = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
-    await access.bootstrap();
-    // v4's initRouting, before the bootstraps: plugin routers get their type and prefix in place
-    for (const p of registry.all()) if (!p.native) applyRouterDefaults(p);
-    // v4's order: each plugin's bootstrap in the registry's (a plugin declared before graphql extends its schema
-    // in its own bootstrap, which graphql's reads); Tessera's own run also when the project is only opened
-    for (const p of registry.all()) {
-      const native = p.native ? natives.get(p.name) : undefined;
-      if (native) await native.bootstrap?.();
-      else if (!p.native && lifecycle) await runPluginHook(p, 'bootstrap', strapi);
+    // nodes starting together on one database take turns from the schema sync to the end of the bootstraps: each
+    // bootstrap's read-then-write of first-start rows (roles, settings, the project's own) sees the others' rows
+    const startTurn = db.exclusive ? <T>(fn: () => Promise<T>) => db.exclusive!('tessera:start', fn) : <T>(fn: () => Promise<T>) => fn();
+    const sync = await startTurn(async () => {
+      const result = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
+      await bootstrapAll();
+      return result;
+    });
+    async function bootstrapAll(): Promise<void> {
+      await access.bootstrap();
+      // v4's initRouting, before the bootstraps: plugin routers get their type and prefix in place
+      for (const p of registry.all()) if (!p.native) applyRouterDefaults(p);
+      // v4's order: each plugin's bootstrap in the registry's (a plugin declared before graphql extends its schema
+      // in its own bootstrap, which graphql's reads); Tessera's own run also when the project is only opened
+      for (const p of registry.all()) {
+        const native = p.native ? natives.get(p.name) : undefined;
+        if (native) await native.bootstrap?.();
+        else if (!p.native && lifecycle) await runPluginHook(p, 'bootstrap', strapi);
+      }
+      // as v4: the tasks of config/server.js are added before the project's bootstrap, started after it
+      if (lifecycle && project.config.get<boolean>('server.cron.enabled', false) === true) jobs.add(project.config.get('server.cron.tasks', {}));
+      if (lifecycle) await project.app.bootstrap?.({ strapi });
     }
-    // as v4: the tasks of config/server.js are added before the project's bootstrap, started after it
-    if (lifecycle && project.config.get<boolean>('server.cron.enabled', false) === true) jobs.add(project.config.get('server.cron.tasks', {}));
-    if (lifecycle) await project.app.bootstrap?.({ strapi });
     await webhooks.load(); // as v4: after the bootstrap
     if (lifecycle) jobs.start();
     loaded = true;

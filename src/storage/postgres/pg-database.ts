@@ -242,16 +242,15 @@ export class PostgresDatabase implements Database {
    * together: the others wait, then find the tables made).
    */
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    // a connection of its own, outside the pool: `fn` may need every pooled one (a pool of one included)
+    const client = new pg.Client(poolConfig(this.config));
+    client.on('error', () => undefined);
+    await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
-      try {
-        return await fn();
-      } finally {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
-      }
+      return await fn(); // the lock ends with the session
     } finally {
-      client.release();
+      await client.end().catch(() => undefined);
     }
   }
 
