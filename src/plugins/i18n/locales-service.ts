@@ -23,9 +23,15 @@ export interface LocalesDeps {
   model: Model;
 }
 
+/** how old the default locale read for the request path may get (changes made by another process) */
+const DEFAULT_LOCALE_TTL_MS = 5_000;
+
 export function createLocalesService({ query, db, model }: LocalesDeps) {
   const store = createCoreStore(db)({ type: 'plugin', name: 'i18n' });
   let cachedDefault: string | undefined;
+  /** when cachedDefault was read; another process may change the default (Strapi's admin, another node) */
+  let cachedAt = 0;
+  let refreshing: Promise<unknown> | undefined;
   const localizedTypes = () => [...model.contentTypes.values()].filter((ct) => ct.localized);
 
   const service = {
@@ -50,11 +56,13 @@ export function createLocalesService({ query, db, model }: LocalesDeps) {
     async getDefaultLocale(): Promise<string | null> {
       const code = (await store.get({ key: 'default_locale' })) as string | null;
       cachedDefault = code ?? undefined;
+      cachedAt = Date.now();
       return code;
     },
     async setDefaultLocale({ code }: { code: string }): Promise<void> {
       await store.set({ key: 'default_locale', value: code });
       cachedDefault = code;
+      cachedAt = Date.now();
     },
     /** v4's `isDefault` flag on one locale or a list */
     async setIsDefault<T extends Entity | Entity[] | null | undefined>(locales: T): Promise<T> {
@@ -75,8 +83,17 @@ export function createLocalesService({ query, db, model }: LocalesDeps) {
       await service.initDefaultLocale();
       await service.getDefaultLocale();
     },
-    /** the default locale code for the request path (read at start, refreshed by set/getDefaultLocale) */
-    defaultLocaleSync: () => cachedDefault ?? DEFAULT_LOCALE.code,
+    /**
+     * the default locale code for the request path (read at start, refreshed by set/getDefaultLocale); once it is
+     * DEFAULT_LOCALE_TTL_MS old, this answer starts a re-read in the background (a change made by another process
+     * is used within that time and one request)
+     */
+    defaultLocaleSync: () => {
+      if (Date.now() - cachedAt > DEFAULT_LOCALE_TTL_MS && !refreshing) {
+        refreshing = service.getDefaultLocale().catch(() => undefined).finally(() => (refreshing = undefined));
+      }
+      return cachedDefault ?? DEFAULT_LOCALE.code;
+    },
   };
   return service;
 }
