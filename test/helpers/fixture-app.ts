@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createTessera, type Tessera } from '../../src/core/tessera';
 import { FIXTURE_APP, FIXTURE_DATA } from './fixture-model';
+import { dropProjectDatabase } from './test-database';
 
 export interface RunningApp {
   app: Tessera;
@@ -126,8 +127,9 @@ export function collectingLogger(lines: LogLine[], level = 'info'): pino.Logger 
 }
 
 /**
- * Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails). `env` over the
- * test's (NODE_ENV is `test`); `logger`: where its log goes (default: silent).
+ * Starts Tessera on `dir`, which the result's stop() removes (and this, when starting fails), with its
+ * PostgreSQL database in the postgres project. `env` over the test's (NODE_ENV is `test`); `logger`: where its
+ * log goes (default: silent).
  */
 export async function startCopy(dir: string, opts: { env?: Record<string, string>; logger?: pino.Logger } = {}): Promise<RunningApp> {
   let app: Tessera | undefined;
@@ -145,12 +147,14 @@ export async function startCopy(dir: string, opts: { env?: Record<string, string
           await started.close();
         } finally {
           fs.rmSync(dir, { recursive: true, force: true });
+          await dropProjectDatabase(dir);
         }
       },
     };
   } catch (err) {
     await app?.close().catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
+    await dropProjectDatabase(dir).catch(() => undefined); // the start's error is the one to see
     throw err;
   }
 }

@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueryEngine, type QueryFn } from '../../src/query/query-engine';
-import { SqliteDatabase } from '../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../src/storage/dialect';
 import { copyFixtureDb } from '../helpers/fixture-db';
+import { openTestDatabase, sqlFor } from '../helpers/test-database';
 import { fixtureModel } from '../helpers/fixture-model';
 
-let db: SqliteDatabase;
+let db: Database;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = copyFixtureDb();
-  db = new SqliteDatabase(tmp.file);
+  db = await openTestDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel());
 });
 afterAll(async () => {
-  await db.close();
+  await db?.close();
   tmp.cleanup();
 });
 
@@ -56,7 +57,7 @@ describe('query engine on a database written by Strapi 4.26.2', () => {
     const art = await query('api::article.article').create({ data: { title: 'x', seo: { metaTitle: 'm' }, blocks: [{ __component: 'blocks.quote', text: 'q' }], categories: [cat.id] }, populate: { seo: true, blocks: true } });
     expect(art.seo).toMatchObject({ metaTitle: 'm' });
     await query('api::article.article').delete({ where: { id: art.id } });
-    expect(await db.get('SELECT COUNT(*) AS n FROM articles_components WHERE entity_id = ?', [art.id])).toEqual({ n: 0 });
+    expect(await db.get(sqlFor(db, 'SELECT COUNT(*) AS n FROM articles_components WHERE entity_id = ?'), [art.id])).toEqual({ n: 0 });
     expect(await db.get('SELECT COUNT(*) AS n FROM articles_categories_links WHERE article_id = ?', [art.id])).toEqual({ n: 0 });
     await query('api::category.category').delete({ where: { id: cat.id } });
   });

@@ -1,14 +1,16 @@
 // Property: for random filter trees (every operator, $and/$or/$not nested, deep paths through relations
 // and components, NULLs everywhere) over a generated dataset, the REST pipeline (qs -> parseRestQuery ->
-// compile-where -> SQLite) selects exactly the entries an independent in-memory oracle selects, on both
-// read compile targets: the JavaScript path (read-entities.ts) and the JSON path that answers most REST
-// lists (read-json.ts: one statement, population as correlated subqueries). Each tree also filters the
+// compile-where -> SQLite or PostgreSQL) selects exactly the entries an independent in-memory oracle selects,
+// on both read compile targets: the JavaScript path (read-entities.ts) and the JSON path that answers most
+// REST lists (read-json.ts: one statement, population as correlated subqueries). Each tree also filters the
 // populated `tags` (a tree of its own, through relations) and `parts` (a component), and the total.
 //
 // The oracle states v4's documented semantics the literal way: every relation mentioned in the tree is
 // joined (an entry without related rows joins one all-NULL row), every combination of joined rows is
 // tried, and an entry is selected when some combination makes the tree TRUE in SQL's three-valued logic.
-// Text operators match ASCII letters case-insensitively (SQLite LIKE and lower()), other letters exactly.
+// Text operators follow v4's case rules of the database (docs/postgres-case-rules.md): on SQLite every one
+// matches ASCII letters case-insensitively (LIKE and lower()), other letters exactly; on PostgreSQL $contains,
+// $notContains, $startsWith and $endsWith are case-sensitive and the `…i` ones fold every letter (lower()).
 // Seeded and reproducible: PROPERTY_SEED=<n> PROPERTY_RUNS=<n> to explore further.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +28,8 @@ import { toEntry } from '../../src/content/entry-shape';
 import { countEntities, findEntities } from '../../src/storage/read-entities';
 import { findEntriesJson } from '../../src/storage/read-json';
 import { syncSchema } from '../../src/storage/schema/sync-schema';
-import { SqliteDatabase } from '../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../src/storage/dialect';
+import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { seededRandom } from '../../bench/lib/seeded-random';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20260422);
@@ -186,6 +189,12 @@ const OR = (ts: T3[]): T3 => (ts.includes('T') ? 'T' : ts.every((t) => t === 'F'
 const tv = (b: boolean): T3 => (b ? 'T' : 'F');
 
 const lowerAscii = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const CASE_SENSITIVE_ON_POSTGRES = new Set(['$contains', '$notContains', '$startsWith', '$endsWith']);
+/** how a text operator compares letters, by the database's rule */
+function folding(op: string): (s: string) => string {
+  if (!onPostgres) return lowerAscii;
+  return CASE_SENSITIVE_ON_POSTGRES.has(op) ? (s) => s : (s) => s.toLowerCase();
+}
 const boolOf = (v: string) => !['false', 'f', '0', ''].includes(v);
 
 /** the value the column is compared with (a number, a bigint or a string), as SQLite sees it */
@@ -215,8 +224,9 @@ function leaf(kind: Kind, col: number | bigint | string | null, op: string, valu
   if (op === '$null') return tv((col === null) === boolOf(value as string));
   if (op === '$notNull') return tv((col !== null) === boolOf(value as string));
   if (col === null) return 'U';
-  const text = lowerAscii(String(col));
-  const like = () => lowerAscii(String(value));
+  const fold = folding(op);
+  const text = fold(String(col));
+  const like = () => fold(String(value));
   switch (op) {
     case '$eq': return tv(cmpv(col, operand(kind, value as string)) === 0);
     case '$ne': return tv(cmpv(col, operand(kind, value as string)) !== 0);
@@ -306,7 +316,7 @@ function oracle(data: Data, root: Node, type: Type = 'item', rows: Row[] = data.
 // ---- setup ---------------------------------------------------------------------------------------
 
 let dir: string;
-let db: SqliteDatabase;
+let db: Database;
 let model: Model;
 let data: Data;
 let ctx: QueryContext;
@@ -359,7 +369,7 @@ async function generate(): Promise<Data> {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-property-'));
-  db = new SqliteDatabase(path.join(dir, 'data.db'));
+  db = await openTestDatabase(path.join(dir, 'data.db'));
   model = buildModel([...internalModelSources(), ...sources]);
   await syncSchema(db, model, { info: () => undefined, warn: () => undefined });
   data = await generate();

@@ -8,9 +8,9 @@ import type { Model } from '../../../src/model/types';
 import { createQueryEngine, type QueryFn } from '../../../src/query/query-engine';
 import type { Populate } from '../../../src/query/types';
 import type { Database } from '../../../src/storage/dialect';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
 import { copyFixtureDb } from '../../helpers/fixture-db';
 import { fixtureModel } from '../../helpers/fixture-model';
+import { openTestDatabase } from '../../helpers/test-database';
 import { startRelationsApp, type RunningRelationsApp } from '../relations/relations-app';
 
 const ARTICLE = 'api::article.article';
@@ -30,10 +30,10 @@ function article(i: number): Record<string, unknown> {
 /** every table's rows, sorted, without what differs between two identical writes: clocks and link-row ids */
 async function dump(db: Database, ignore: RegExp = /^(created_at|updated_at)$/): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  const tables = await db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`);
-  for (const { name } of tables) {
+  const tables = [...(await db.introspect()).values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const { name, columns } of tables) {
     const linkTable = /_(links|components)$/.test(name) || name === 'files_related_morphs';
-    const cols = (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [name])).map((c) => c.name).filter((c) => !ignore.test(c) && !(linkTable && c === 'id'));
+    const cols = [...columns.keys()].filter((c) => !ignore.test(c) && !(linkTable && c === 'id'));
     const rows = await db.all(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${name}"`);
     out[name] = rows.map((r) => JSON.stringify(r)).sort();
   }
@@ -41,14 +41,14 @@ async function dump(db: Database, ignore: RegExp = /^(created_at|updated_at)$/):
 }
 
 interface Copy {
-  db: SqliteDatabase;
+  db: Database;
   query: QueryFn;
   cleanup(): Promise<void>;
 }
 
-function open(model: Model): Copy {
+async function open(model: Model): Promise<Copy> {
   const tmp = copyFixtureDb();
-  const db = new SqliteDatabase(tmp.file);
+  const db = await openTestDatabase(tmp.file);
   return {
     db, query: createQueryEngine(db, model),
     async cleanup() {
@@ -70,9 +70,9 @@ async function statements(db: Database, fn: () => Promise<unknown>): Promise<num
 describe('fixture app articles', () => {
   let one: Copy; // rows written one by one
   let many: Copy; // the same rows through createMany / updateMany / deleteMany
-  beforeAll(() => {
-    one = open(fixtureModel());
-    many = open(fixtureModel());
+  beforeAll(async () => {
+    one = await open(fixtureModel());
+    many = await open(fixtureModel());
   });
   afterAll(async () => {
     await one?.cleanup();
@@ -117,7 +117,7 @@ describe('fixture app articles', () => {
   });
 
   it('createMany of 1,000 rows: a bounded number of statements, each within the variable limit', async () => {
-    const big = open(fixtureModel());
+    const big = await open(fixtureModel());
     try {
       const s = await statements(big.db, () => big.query(ARTICLE).createMany({ data: Array.from({ length: 1000 }, (_, i) => ({ title: `Many ${i}`, slug: `many-${i}`, views: i, author: 1 + (i % 8), links: [{ label: 'l', url: 'u' }] })) }));
       // 1,000 rows of each table: 256 per statement, the rest in power-of-two statements (3 x 256 + 128 + 64 + 32 + 8)

@@ -5,31 +5,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiTokenService, type ApiTokenService } from '../../../src/auth/api-token-service';
 import { NotFoundError, ValidationError } from '../../../src/errors';
 import { createQueryEngine, type QueryFn } from '../../../src/query/query-engine';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { copyFixtureDb } from '../../helpers/fixture-db';
+import { openTestDatabase, sqlFor, storedMs } from '../../helpers/test-database';
 import { FIXTURE_APP, fixtureModel } from '../../helpers/fixture-model';
 
 const SALT = 'peer-api-token-salt-not-for-production';
 const FIXTURE_TOKEN = fs.readFileSync(path.join(FIXTURE_APP, 'fixture-data/token.txt'), 'utf8').trim();
 const DAY = 24 * 60 * 60 * 1000;
 
-let db: SqliteDatabase;
+let db: Database;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 let tokens: ApiTokenService;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = copyFixtureDb();
-  db = new SqliteDatabase(tmp.file);
+  db = await openTestDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel());
   tokens = createApiTokenService({ query, salt: SALT });
 });
 afterAll(async () => {
-  await db.close();
+  await db?.close();
   tmp.cleanup();
 });
 
-const row = (sql: string, params: unknown[] = []) => db.get<Record<string, unknown>>(sql, params as never);
+const row = (sql: string, params: unknown[] = []) => db.get<Record<string, unknown>>(sqlFor(db, sql), params as never);
 
 describe('admin::api-token service on a database written by Strapi 4.26.2', () => {
   it('hashes as v4 does: the fixture token matches the stored access_key', async () => {
@@ -60,7 +61,7 @@ describe('admin::api-token service on a database written by Strapi 4.26.2', () =
     expect(exp).toBeGreaterThanOrEqual(before + 7 * DAY);
     expect(exp).toBeLessThanOrEqual(Date.now() + 7 * DAY);
     const stored = await row('SELECT access_key, lifespan, expires_at FROM strapi_api_tokens WHERE id = ?', [t.id]);
-    expect(stored).toEqual({ access_key: tokens.hash(t.accessKey), lifespan: 7 * DAY, expires_at: exp });
+    expect({ ...stored, lifespan: Number(stored!.lifespan), expires_at: storedMs(stored!.expires_at) }).toEqual({ access_key: tokens.hash(t.accessKey), lifespan: 7 * DAY, expires_at: exp });
     // the listing never shows it again
     const listed = (await tokens.list()).find((x) => x.id === t.id)!;
     expect(listed).not.toHaveProperty('accessKey');
@@ -74,7 +75,7 @@ describe('admin::api-token service on a database written by Strapi 4.26.2', () =
   it('create: custom tokens store their actions as admin::api-token-permission rows', async () => {
     const t = await tokens.create({ name: 'custom-1', type: 'custom', permissions: ['api::article.article.find', 'api::article.article.findOne', 'api::article.article.find'] });
     expect(t.permissions).toEqual(['api::article.article.find', 'api::article.article.findOne']);
-    const links = await db.all<{ action: string }>('SELECT p.action FROM strapi_api_token_permissions p JOIN strapi_api_token_permissions_token_links l ON l.api_token_permission_id = p.id WHERE l.api_token_id = ? ORDER BY p.id', [t.id]);
+    const links = await db.all<{ action: string }>(sqlFor(db, 'SELECT p.action FROM strapi_api_token_permissions p JOIN strapi_api_token_permissions_token_links l ON l.api_token_permission_id = p.id WHERE l.api_token_id = ? ORDER BY p.id'), [t.id]);
     expect(links.map((l) => l.action)).toEqual(['api::article.article.find', 'api::article.article.findOne']);
     expect(await tokens.permissionsOf(t)).toEqual(['api::article.article.find', 'api::article.article.findOne']);
     expect((await tokens.getById(t.id))!.permissions).toEqual(['api::article.article.find', 'api::article.article.findOne']);

@@ -5,8 +5,9 @@ import { createApiTokenService, type ApiTokenService } from '../../../src/auth/a
 import { createAuthenticator, extractBearer, type Auth } from '../../../src/auth/authenticate';
 import { createAbilityCache, FULL_ACCESS, READ_ONLY, type AbilityCache } from '../../../src/auth/abilities';
 import { createQueryEngine, type QueryApi, type QueryFn, type WriteListener } from '../../../src/query/query-engine';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { copyFixtureDb } from '../../helpers/fixture-db';
+import { openTestDatabase, sqlFor, storedMs } from '../../helpers/test-database';
 import { FIXTURE_APP, fixtureModel } from '../../helpers/fixture-model';
 
 const SALT = 'peer-api-token-salt-not-for-production';
@@ -14,23 +15,23 @@ const FIXTURE_TOKEN = fs.readFileSync(path.join(FIXTURE_APP, 'fixture-data/token
 const DAY = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
 
-let db: SqliteDatabase;
+let db: Database;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 let tokens: ApiTokenService;
 let abilities: AbilityCache;
 const listeners: WriteListener[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = copyFixtureDb();
-  db = new SqliteDatabase(tmp.file);
+  db = await openTestDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel(), listeners);
   tokens = createApiTokenService({ query, salt: SALT });
   abilities = createAbilityCache({ query });
   listeners.push(abilities.onWrite);
 });
 afterAll(async () => {
-  await db.close();
+  await db?.close();
   tmp.cleanup();
 });
 
@@ -41,7 +42,7 @@ function authenticator(opts: Partial<Parameters<typeof createAuthenticator>[0]> 
   return a;
 }
 
-const lastUsedAt = async (id: number) => (await db.get<{ v: number | null }>('SELECT last_used_at AS v FROM strapi_api_tokens WHERE id = ?', [id]))!.v;
+const lastUsedAt = async (id: number) => storedMs((await db.get<{ v: unknown }>(sqlFor(db, 'SELECT last_used_at AS v FROM strapi_api_tokens WHERE id = ?'), [id]))!.v);
 
 describe('extractBearer (v4 extractToken)', () => {
   it('takes exactly two whitespace-separated parts with a case-insensitive bearer scheme', () => {

@@ -4,32 +4,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAbilityCache } from '../../../src/auth/abilities';
 import { createJwtStrategy } from '../../../src/auth/jwt-strategy';
 import { signJwt } from '../../../src/auth/jwt';
+import { createCoreStore } from '../../../src/auth/core-store';
 import { createPasswordChanges } from '../../../src/auth/password-changes';
 import { passwordStamp } from '../../../src/auth/passwords';
 import { createQueryEngine, type QueryFn, type WriteListener } from '../../../src/query/query-engine';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { copyFixtureDb } from '../../helpers/fixture-db';
+import { openTestDatabase } from '../../helpers/test-database';
 import { fixtureModel } from '../../helpers/fixture-model';
 
 const SECRET = 'unit-test-secret';
-let db: SqliteDatabase;
+let db: Database;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 const listeners: WriteListener[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = copyFixtureDb();
-  db = new SqliteDatabase(tmp.file);
+  db = await openTestDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel(), listeners);
 });
 afterAll(async () => {
-  await db.close();
+  await db?.close();
   tmp.cleanup();
 });
 
 function strategy(emailConfirmation = false) {
   const abilities = createAbilityCache({ query });
-  const passwordChanges = createPasswordChanges(db);
+  const passwordChanges = createPasswordChanges(db, createCoreStore(db));
   const s = createJwtStrategy({
     query, abilities, passwordChanges, secret: () => SECRET, options: () => ({ expiresIn: '1h' }),
     emailConfirmation: async () => emailConfirmation, privateFields: ['password', 'resetPasswordToken', 'confirmationToken'],

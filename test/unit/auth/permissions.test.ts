@@ -6,25 +6,26 @@ import { abilityOf, createAbilityCache, FULL_ACCESS, NO_ACCESS, READ_ONLY, type 
 import { authorize, canFind, isReadScope } from '../../../src/auth/permissions';
 import { ApplicationError, ForbiddenError, UnauthorizedError, toErrorBody } from '../../../src/errors';
 import { createQueryEngine, type QueryFn, type WriteListener } from '../../../src/query/query-engine';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { copyFixtureDb } from '../../helpers/fixture-db';
+import { openTestDatabase } from '../../helpers/test-database';
 import { fixtureModel } from '../../helpers/fixture-model';
 
-let db: SqliteDatabase;
+let db: Database;
 let query: QueryFn;
 let tmp: ReturnType<typeof copyFixtureDb>;
 let cache: AbilityCache;
 const listeners: WriteListener[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = copyFixtureDb();
-  db = new SqliteDatabase(tmp.file);
+  db = await openTestDatabase(tmp.file);
   query = createQueryEngine(db, fixtureModel(), listeners);
   cache = createAbilityCache({ query });
   listeners.push(cache.onWrite);
 });
 afterAll(async () => {
-  await db.close();
+  await db?.close();
   tmp.cleanup();
 });
 

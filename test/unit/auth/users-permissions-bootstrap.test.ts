@@ -6,25 +6,30 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreStore } from '../../../src/auth/core-store';
 import { ensureUsersPermissions } from '../../../src/auth/users-permissions-bootstrap';
 import { createQueryEngine, type QueryFn } from '../../../src/query/query-engine';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { copyFixtureDb } from '../../helpers/fixture-db';
 import { FIXTURE_DB, fixtureModel } from '../../helpers/fixture-model';
+import { openTestDatabase, storedMs, type TestDatabaseOptions } from '../../helpers/test-database';
+
+/** the tables real Strapi 4.26.2 created for the fixture app on PostgreSQL (pg_dump --schema-only) */
+const V4_POSTGRES_SCHEMA = path.resolve(__dirname, '../../fixtures/strapi4-pg/schema.sql');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-interface Env { db: SqliteDatabase; query: QueryFn; store: ReturnType<typeof createCoreStore> }
+interface Env { db: Database; query: QueryFn; store: ReturnType<typeof createCoreStore> }
 
-function open(file: string, cleanup: () => void): Env {
-  const db = new SqliteDatabase(file);
-  cleanups.push(cleanup, () => db.close());
+async function open(file: string, cleanup: () => void, opts?: TestDatabaseOptions): Promise<Env> {
+  cleanups.push(cleanup);
+  const db = await openTestDatabase(file, opts);
+  cleanups.push(() => db.close());
   return { db, query: createQueryEngine(db, fixtureModel()), store: createCoreStore(db) };
 }
 
-/** An empty database with exactly the tables real Strapi 4.26.2 created for the fixture app. */
-function emptyV4Db(): Env {
+/** An empty database with exactly the tables real Strapi 4.26.2 created for the fixture app (on each database). */
+function emptyV4Db(): Promise<Env> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-up-'));
   const file = path.join(dir, 'data.db');
   const src = new BetterSqlite3(FIXTURE_DB, { readonly: true });
@@ -33,10 +38,10 @@ function emptyV4Db(): Env {
   const dst = new BetterSqlite3(file);
   for (const { sql } of ddl) dst.exec(sql);
   dst.close();
-  return open(file, () => fs.rmSync(dir, { recursive: true, force: true }));
+  return open(file, () => fs.rmSync(dir, { recursive: true, force: true }), { postgresScript: V4_POSTGRES_SCHEMA });
 }
 
-function fixtureCopy(): Env {
+function fixtureCopy(): Promise<Env> {
   const tmp = copyFixtureDb();
   return open(tmp.file, tmp.cleanup);
 }
@@ -50,13 +55,13 @@ const ROLES_SQL = 'SELECT id, name, description, type FROM up_roles ORDER BY id'
 const PERMS_SQL = 'SELECT p.id, p.action, l.role_id, l.permission_order FROM up_permissions p JOIN up_permissions_role_links l ON l.permission_id = p.id ORDER BY p.id';
 const STORE_SQL = `SELECT key, value, type, environment, tag FROM strapi_core_store_settings WHERE key LIKE 'plugin_users-permissions_%' ORDER BY key`;
 
-async function snapshot(db: SqliteDatabase) {
+async function snapshot(db: Database) {
   return { roles: await db.all(ROLES_SQL), perms: await db.all(PERMS_SQL), store: await db.all(STORE_SQL) };
 }
 
 describe('ensureUsersPermissions on an empty v4 database', () => {
   it('creates what v4 creates on first start: roles, default permissions, plugin settings', async () => {
-    const { db, query, store } = emptyV4Db();
+    const { db, query, store } = await emptyV4Db();
     const result = await ensureUsersPermissions({ query, store });
     expect(result).toEqual({ createdRoles: ['authenticated', 'public'], createdPermissions: 9, createdSettings: ['grant', 'email', 'advanced'] });
 
@@ -68,12 +73,12 @@ describe('ensureUsersPermissions on an empty v4 database', () => {
     expect(await store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })).toEqual({
       unique_email: true, allow_register: true, email_confirmation: false, email_reset_password: null, email_confirmation_redirection: null, default_role: 'authenticated',
     });
-    const roles = await db.all<{ created_at: number; updated_at: number }>('SELECT created_at, updated_at FROM up_roles');
-    for (const r of roles) expect(typeof r.created_at).toBe('number');
+    const roles = await db.all<{ created_at: unknown; updated_at: unknown }>('SELECT created_at, updated_at FROM up_roles');
+    for (const r of roles) expect(storedMs(r.created_at)).toBeGreaterThan(0);
   });
 
   it('is idempotent', async () => {
-    const { db, query, store } = emptyV4Db();
+    const { db, query, store } = await emptyV4Db();
     await ensureUsersPermissions({ query, store });
     const before = await snapshot(db);
     const again = await ensureUsersPermissions({ query, store });
@@ -82,7 +87,7 @@ describe('ensureUsersPermissions on an empty v4 database', () => {
   });
 
   it('without a store only roles and permissions are set up', async () => {
-    const { db, query } = emptyV4Db();
+    const { db, query } = await emptyV4Db();
     const result = await ensureUsersPermissions({ query });
     expect(result.createdSettings).toEqual([]);
     expect((await db.all(STORE_SQL)).length).toBe(0);
@@ -90,7 +95,7 @@ describe('ensureUsersPermissions on an empty v4 database', () => {
   });
 
   it('follows v4: roles exist but no permission at all -> the defaults for each role type', async () => {
-    const { db, query } = emptyV4Db();
+    const { db, query } = await emptyV4Db();
     await query('plugin::users-permissions.role').create({ data: { name: 'Public', description: 'mine', type: 'public' } });
     const result = await ensureUsersPermissions({ query });
     expect(result.createdRoles).toEqual([]); // v4 creates roles only when there is none
@@ -103,7 +108,7 @@ describe('ensureUsersPermissions on an empty v4 database', () => {
   });
 
   it('keeps stored settings and only adds missing built-in grant providers', async () => {
-    const { query, store } = emptyV4Db();
+    const { query, store } = await emptyV4Db();
     const up = store({ type: 'plugin', name: 'users-permissions' });
     await up.set({ key: 'advanced', value: { unique_email: false, allow_register: false, default_role: 'authenticated' } });
     await up.set({ key: 'grant', value: { email: { icon: 'envelope', enabled: false }, mine: { enabled: true } } });
@@ -119,7 +124,7 @@ describe('ensureUsersPermissions on an empty v4 database', () => {
 
 describe('ensureUsersPermissions on the database real Strapi 4.26.2 bootstrapped', () => {
   it('changes nothing', async () => {
-    const { db, query, store } = fixtureCopy();
+    const { db, query, store } = await fixtureCopy();
     const before = await snapshot(db);
     const result = await ensureUsersPermissions({ query, store });
     expect(result).toEqual({ createdRoles: [], createdPermissions: 0, createdSettings: [] });
@@ -136,7 +141,7 @@ describe('ensureUsersPermissions after schema sync', () => {
       return; // schema sync not available in this checkout
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-up-sync-'));
-    const { db, query, store } = open(path.join(dir, 'data.db'), () => fs.rmSync(dir, { recursive: true, force: true }));
+    const { db, query, store } = await open(path.join(dir, 'data.db'), () => fs.rmSync(dir, { recursive: true, force: true }));
     await syncSchema(db, fixtureModel(), { info: () => undefined, warn: () => undefined });
     expect((await ensureUsersPermissions({ query, store })).createdPermissions).toBe(9);
     const before = await snapshot(db);

@@ -1,3 +1,7 @@
+// Schema sync on each database: build v4's tables, add what a changed model adds, never drop or rewrite.
+// On SQLite the result is compared with the file real Strapi 4.26.2 wrote, through SQLite's pragmas; on
+// PostgreSQL with real Strapi's tables there in test/compat/postgres-v4-database.test.ts, and here the same
+// behaviours run on each database through the Database interface (introspection, plain SQL).
 import BetterSqlite3 from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,10 +11,15 @@ import { internalModelSources } from '../../../src/model/internal-models';
 import { schemaFromModel } from '../../../src/storage/schema/schema-from-model';
 import { syncSchema, type SyncResult } from '../../../src/storage/schema/sync-schema';
 import { v4PersistedSchema, v4SchemaHash } from '../../../src/storage/schema/v4-schema';
+import type { Database } from '../../../src/storage/dialect';
 import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
 import type { Model } from '../../../src/model/types';
+import { onPostgres, openTestDatabase, type TestDatabaseOptions } from '../../helpers/test-database';
 import { FIXTURE_DB, fixtureModel, projectSources } from './fixture-project';
-import { copyDb, masterSql, rowCounts, shapeOf, tempDir } from './sqlite-shape';
+import { copyDb, masterSql, rowCounts as fileRowCounts, shapeOf, tempDir } from './sqlite-shape';
+
+/** what real Strapi 4.26.2 wrote on PostgreSQL for the fixture app: its tables, then its rows (pg_dump) */
+const V4_POSTGRES = ['schema.sql', 'data.sql'].map((f) => path.resolve(__dirname, '../../fixtures/strapi4-pg', f));
 
 function quietLog() {
   const lines: { level: 'info' | 'warn'; msg: string }[] = [];
@@ -98,7 +107,8 @@ describe('schema from model', () => {
   });
 });
 
-describe('syncSchema', () => {
+// SQLite only: compared with the file real v4 wrote, through SQLite's pragmas (PostgreSQL: postgres-v4-database.test.ts)
+describe.skipIf(onPostgres)('syncSchema on an empty SQLite file (SQLite only: compared with v4\'s SQLite file)', () => {
   it('(a) builds, on an empty file, exactly the tables, columns, indexes and foreign keys real v4 built', async () => {
     const fresh = path.join(dir, 'fresh.db');
     const log = quietLog();
@@ -120,29 +130,87 @@ describe('syncSchema', () => {
     const row = storedSchema(fresh)!;
     expect(row.hash).toBe(storedSchema(FIXTURE_DB)!.hash);
     expect(row.schema).toBe(storedSchema(FIXTURE_DB)!.schema);
-    expect(rowCounts(fresh).strapi_migrations).toBe(0);
+    expect(fileRowCounts(fresh).strapi_migrations).toBe(0);
   });
+});
 
+// The same behaviours on each database, through the Database a test opens (openTestDatabase).
+const opened: Database[] = [];
+afterEach(async () => {
+  while (opened.length) await opened.pop()!.close();
+});
+
+/** the test's database on `file` (PostgreSQL: a database of its own with the file's rows, or `opts`'s scripts) */
+async function open(file: string, opts?: TestDatabaseOptions): Promise<Database> {
+  const db = await openTestDatabase(file, opts);
+  opened.push(db);
+  return db;
+}
+const fixtureCopy = () => open(copyDb(FIXTURE_DB, dir));
+
+async function rowCounts(db: Database): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const name of [...(await db.introspect()).keys()].sort()) {
+    out[name] = Number((await db.get<{ n: number }>(`SELECT count(*) AS n FROM ${db.dialect.quote(name)}`))!.n);
+  }
+  return out;
+}
+
+const storedRow = (db: Database) => db.get<{ schema: string; hash: string }>('SELECT schema, hash FROM strapi_database_schema');
+
+/** a table's foreign keys as `col -> table(col) ON DELETE ...`, from the database's catalog */
+async function foreignKeys(db: Database, table: string): Promise<string[]> {
+  const rows = db.dialect.name === 'sqlite'
+    ? await db.all<{ from: string; table: string; to: string; on_delete: string }>('SELECT "from", "table", "to", on_delete FROM pragma_foreign_key_list(?)', [table])
+    : await db.all<{ from: string; table: string; to: string; on_delete: string }>(
+      `SELECT a.attname AS "from", p.relname AS "table", pa.attname AS "to",
+              CASE k.confdeltype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'r' THEN 'RESTRICT' WHEN 'd' THEN 'SET DEFAULT' ELSE 'NO ACTION' END AS on_delete
+         FROM pg_constraint k
+         JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+         JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+         JOIN pg_attribute pa ON pa.attrelid = k.confrelid AND pa.attnum = k.confkey[1]
+        WHERE k.contype = 'f' AND c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+      [table],
+    );
+  return [...new Set(rows.map((f) => `${f.from} -> ${f.table}(${f.to}) ON DELETE ${f.on_delete}`))].sort();
+}
+
+/** everything the schema sync may change: SQLite's DDL text; on PostgreSQL the catalog's tables, columns, indexes, keys */
+async function ddl(db: Database, file: string): Promise<unknown> {
+  if (db.dialect.name === 'sqlite') return masterSql(file);
+  const tables = await db.introspect();
+  return Promise.all([...tables.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(async (t) => ({
+    name: t.name, columns: [...t.columns.values()], indexes: [...t.indexes].sort(), foreignKeys: await foreignKeys(db, t.name),
+  })));
+}
+
+async function columnsOf(db: Database, table: string): Promise<Array<{ name: string; type: string }>> {
+  return [...(await db.introspect()).get(table)!.columns.values()].map(({ name, type }) => ({ name, type }));
+}
+
+describe('syncSchema', () => {
   it('(b) on the database real v4 wrote: creates nothing, changes nothing', async () => {
     const file = copyDb(FIXTURE_DB, dir);
-    const before = { counts: rowCounts(file), sql: masterSql(file), row: storedSchema(file) };
-    const res = await sync(file, fixtureModel());
+    const db = await open(file, { postgresScript: V4_POSTGRES });
+    const before = { counts: await rowCounts(db), ddl: await ddl(db, file), row: await storedRow(db) };
+    const res = await syncSchema(db, fixtureModel(), quietLog());
     expect(res).toEqual({ created: [], addedColumns: [], addedIndexes: [], warnings: [] });
-    expect(rowCounts(file)).toEqual(before.counts);
-    expect(masterSql(file)).toEqual(before.sql);
-    expect(storedSchema(file)).toEqual(before.row);
+    expect(await rowCounts(db)).toEqual(before.counts);
+    expect(await ddl(db, file)).toEqual(before.ddl);
+    expect(await storedRow(db)).toEqual(before.row);
   });
 
   it('(c) is idempotent', async () => {
     const file = path.join(dir, 'fresh.db');
-    const first = await sync(file, fixtureModel());
+    const db = await open(file);
+    const first = await syncSchema(db, fixtureModel(), quietLog());
     expect(first.created.length).toBeGreaterThan(40);
-    const sql = masterSql(file);
-    const row = storedSchema(file);
-    const second = await sync(file, fixtureModel());
+    const schema = await ddl(db, file);
+    const row = await storedRow(db);
+    const second = await syncSchema(db, fixtureModel(), quietLog());
     expect(second).toEqual({ created: [], addedColumns: [], addedIndexes: [], warnings: [] });
-    expect(masterSql(file)).toEqual(sql);
-    expect(storedSchema(file)).toEqual(row);
+    expect(await ddl(db, file)).toEqual(schema);
+    expect(await storedRow(db)).toEqual(row);
   });
 
   describe('(d) a changed model', () => {
@@ -167,104 +235,93 @@ describe('syncSchema', () => {
     };
 
     it('adds the new attribute and the new content type (tables, links, indexes) and keeps the data', async () => {
-      const file = copyDb(FIXTURE_DB, dir);
-      const counts = rowCounts(file);
+      const db = await fixtureCopy();
+      const counts = await rowCounts(db);
       const changed = withAttributes(article(), (a) => {
         a.subtitle = { type: 'string' };
         a.code = { type: 'uid' };
       });
       const log = quietLog();
-      const res = await sync(file, model([changed], [tag]), log);
+      const res = await syncSchema(db, model([changed], [tag]), log);
       expect(res.created.sort()).toEqual(['tags', 'tags_articles_links', 'tags_components', 'tags_localizations_links']);
       expect(res.addedColumns).toEqual(['articles.subtitle', 'articles.code']);
       expect(res.addedIndexes).toEqual(['articles.articles_code_unique']);
       expect(res.warnings).toEqual([]);
-      const shape = shapeOf(file);
-      expect(shape.tables.get('articles')!.columns.slice(-2)).toEqual([
-        { name: 'subtitle', type: 'varchar(255)', notnull: 0, pk: 0 },
-        { name: 'code', type: 'varchar(255)', notnull: 0, pk: 0 },
-      ]);
-      expect(shape.tables.get('tags')!.columns.map((c) => c.name)).toEqual(['id', 'label', 'code', 'created_at', 'updated_at', 'created_by_id', 'updated_by_id', 'locale']);
-      expect(shape.tables.get('tags_articles_links')!.columns.map((c) => c.name)).toEqual(['id', 'tag_id', 'article_id', 'article_order']);
-      expect(shape.tables.get('tags_articles_links')!.foreignKeys).toEqual([
+      expect((await columnsOf(db, 'articles')).slice(-2)).toEqual([{ name: 'subtitle', type: 'varchar(255)' }, { name: 'code', type: 'varchar(255)' }]);
+      expect((await columnsOf(db, 'tags')).map((c) => c.name)).toEqual(['id', 'label', 'code', 'created_at', 'updated_at', 'created_by_id', 'updated_by_id', 'locale']);
+      expect((await columnsOf(db, 'tags_articles_links')).map((c) => c.name)).toEqual(['id', 'tag_id', 'article_id', 'article_order']);
+      expect(await foreignKeys(db, 'tags_articles_links')).toEqual([
         'article_id -> articles(id) ON DELETE CASCADE', 'tag_id -> tags(id) ON DELETE CASCADE',
       ]);
-      const after = rowCounts(file);
+      const after = await rowCounts(db);
       for (const [t, n] of Object.entries(counts)) if (t !== 'sqlite_sequence') expect({ t, n: after[t] }).toEqual({ t, n });
       // the stored v4 schema now describes the new model (v4 started on the same project finds it unchanged)
-      expect(storedSchema(file)!.hash).toBe(v4SchemaHash(v4PersistedSchema(model([changed], [tag]))));
+      expect((await storedRow(db))!.hash).toBe(v4SchemaHash(v4PersistedSchema(model([changed], [tag]))));
       // and again: nothing left to do
-      expect(await sync(file, model([changed], [tag]))).toEqual({ created: [], addedColumns: [], addedIndexes: [], warnings: [] });
+      expect(await syncSchema(db, model([changed], [tag]), quietLog())).toEqual({ created: [], addedColumns: [], addedIndexes: [], warnings: [] });
     });
 
     it('keeps the column of a removed attribute, with its data', async () => {
-      const file = copyDb(FIXTURE_DB, dir);
-      const sums = () => {
-        const db = new BetterSqlite3(file, { readonly: true });
-        try { return db.prepare('SELECT count(rating) AS n, total(rating) AS s FROM articles').get(); } finally { db.close(); }
-      };
-      const before = sums();
-      const row = storedSchema(file);
-      const res = await sync(file, model([withAttributes(article(), (a) => { delete a.rating; })]));
+      const db = await fixtureCopy();
+      const sums = () => db.get('SELECT count(rating) AS n, sum(rating) AS s FROM articles');
+      const before = await sums();
+      const row = await storedRow(db);
+      const res = await syncSchema(db, model([withAttributes(article(), (a) => { delete a.rating; })]), quietLog());
       expect(res.created).toEqual([]);
       expect(res.addedColumns).toEqual([]);
       expect(res.warnings).toEqual(['column articles.rating is not in the model: kept']);
-      expect(shapeOf(file).tables.get('articles')!.columns.map((c) => c.name)).toContain('rating');
-      expect(sums()).toEqual(before);
-      expect(storedSchema(file)).toEqual(row); // nothing changed: the v4 row is left alone
+      expect((await columnsOf(db, 'articles')).map((c) => c.name)).toContain('rating');
+      expect(await sums()).toEqual(before);
+      expect(await storedRow(db)).toEqual(row); // nothing changed: the v4 row is left alone
     });
 
     it('reports a type change as a warning and leaves the column and its data as they are', async () => {
       const file = copyDb(FIXTURE_DB, dir);
-      const views = () => {
-        const db = new BetterSqlite3(file, { readonly: true });
-        try { return db.prepare('SELECT id, views, typeof(views) AS t FROM articles ORDER BY id').all(); } finally { db.close(); }
-      };
-      const before = views();
-      const sql = masterSql(file);
+      const db = await open(file);
+      const views = () => db.all('SELECT id, views FROM articles ORDER BY id');
+      const before = await views();
+      const schema = await ddl(db, file);
       const log = quietLog();
-      const res = await sync(file, model([withAttributes(article(), (a) => { a.views = { type: 'string' }; })]), log);
+      const res = await syncSchema(db, model([withAttributes(article(), (a) => { a.views = { type: 'string' }; })]), log);
       expect(res.created).toEqual([]);
       expect(res.warnings).toEqual(['column articles.views is integer in the database, the model wants varchar(255): kept as it is']);
       expect(log.lines).toEqual([{ level: 'warn', msg: res.warnings[0] }]);
-      expect(views()).toEqual(before);
-      expect(masterSql(file)).toEqual(sql);
+      expect(await views()).toEqual(before);
+      expect(await ddl(db, file)).toEqual(schema);
     });
 
     it('with a type change and an addition, drops the v4 row rather than storing a schema that is not true', async () => {
-      const file = copyDb(FIXTURE_DB, dir);
-      const res = await sync(file, model([withAttributes(article(), (a) => { a.views = { type: 'string' }; a.subtitle = { type: 'string' }; })]));
+      const db = await fixtureCopy();
+      const res = await syncSchema(db, model([withAttributes(article(), (a) => { a.views = { type: 'string' }; a.subtitle = { type: 'string' }; })]), quietLog());
       expect(res.addedColumns).toEqual(['articles.subtitle']);
       expect(res.warnings).toHaveLength(1);
-      expect(storedSchema(file)).toBeUndefined();
+      expect(await storedRow(db)).toBeUndefined();
     });
 
     it('adds created_by_id/updated_by_id with their foreign keys to tables that predate admin::user', async () => {
-      const file = path.join(dir, 'fresh.db');
-      await sync(file, buildModel(project()));
-      expect(shapeOf(file).tables.get('articles')!.columns.map((c) => c.name)).not.toContain('created_by_id');
-      const res = await sync(file, fixtureModel());
+      const db = await open(path.join(dir, 'fresh.db'));
+      await syncSchema(db, buildModel(project()), quietLog());
+      expect((await columnsOf(db, 'articles')).map((c) => c.name)).not.toContain('created_by_id');
+      const res = await syncSchema(db, fixtureModel(), quietLog());
       expect(res.addedColumns).toContain('articles.created_by_id');
       expect(res.addedIndexes).toContain('articles.articles_created_by_id_fk');
-      const t = shapeOf(file).tables.get('articles')!;
-      expect(t.foreignKeys).toEqual([
+      expect(await foreignKeys(db, 'articles')).toEqual([
         'created_by_id -> admin_users(id) ON DELETE SET NULL', 'updated_by_id -> admin_users(id) ON DELETE SET NULL',
       ]);
-      expect(t.indexes.get('articles_created_by_id_fk')).toEqual({ unique: false, columns: ['created_by_id'] });
+      expect((await db.introspect()).get('articles')!.indexes).toContain('articles_created_by_id_fk');
     });
 
     it('a unique index that the data violates is a warning, not a failure', async () => {
-      const file = path.join(dir, 'fresh.db');
-      await sync(file, fixtureModel());
-      const raw = new BetterSqlite3(file);
-      raw.prepare(`INSERT INTO authors (name) VALUES ('same'), ('same')`).run();
-      raw.close();
+      const db = await open(path.join(dir, 'fresh.db'));
+      await syncSchema(db, fixtureModel(), quietLog());
+      await db.run(`INSERT INTO authors (name) VALUES ('same'), ('same')`);
       const author = projectSources().find((s) => s.uid === 'api::author.author')!;
-      const res = await sync(file, model([withAttributes(author, (a) => { a.name = { type: 'uid' }; })]));
+      const res = await syncSchema(db, model([withAttributes(author, (a) => { a.name = { type: 'uid' }; })]), quietLog());
       expect(res.addedIndexes).toEqual([]);
       expect(res.warnings).toHaveLength(1);
-      expect(res.warnings[0]).toMatch(/^index authors_name_unique on authors could not be created: UNIQUE constraint failed/);
-      expect(rowCounts(file).authors).toBe(2);
+      // the database's own words: SQLite "UNIQUE constraint failed", PostgreSQL "could not create unique index"
+      expect(res.warnings[0]).toMatch(/^index authors_name_unique on authors could not be created: (UNIQUE constraint failed|could not create unique index)/);
+      expect((await rowCounts(db)).authors).toBe(2);
     });
   });
 });
