@@ -1,8 +1,11 @@
 // When each user last changed (or reset) their password, in a table of Tessera's own
-// (`tessera_password_changes`, outside v4's schema: real Strapi neither knows nor touches it). JWTs carry a
+// (`tessera_password_changes`, outside v4's schema). Real Strapi drops tables its schema lacks whenever it
+// re-syncs (its stored schema hash differs from its own, e.g. after Tessera wrote it or a model changed), except
+// those listed in the core store's `persisted_tables`: the table is listed there. JWTs carry a
 // password stamp when Tessera issues them; tokens without one (issued by real Strapi before a move, or by
 // project code through `jwt.issue()`) are refused when issued before the last change recorded here.
 import type { Database } from '../storage/dialect';
+import type { CoreStore } from './core-store';
 
 export const PASSWORD_CHANGES_TABLE = 'tessera_password_changes';
 
@@ -13,7 +16,18 @@ export interface PasswordChanges {
   ensureTable(): Promise<void>;
 }
 
-export function createPasswordChanges(db: Database): PasswordChanges {
+/** v4's core store key of the tables its schema sync must keep (@strapi/database schema diff) */
+const PERSISTED_TABLES_KEY = 'persisted_tables';
+
+/** `name` in v4's persisted tables (entries are names or `{ name, dependsOn }`), added when missing */
+async function persistTable(store: CoreStore, name: string): Promise<void> {
+  const now = await store.get({ type: 'core', key: PERSISTED_TABLES_KEY });
+  const list = Array.isArray(now) ? now : [];
+  if (list.some((t) => (typeof t === 'string' ? t : (t as { name?: unknown })?.name) === name)) return;
+  await store.set({ type: 'core', key: PERSISTED_TABLES_KEY, value: [...list, name] });
+}
+
+export function createPasswordChanges(db: Database, store: CoreStore): PasswordChanges {
   const q = (id: string) => db.dialect.quote(id);
   const ph = (n: number) => db.dialect.placeholder(n);
   const table = q(PASSWORD_CHANGES_TABLE);
@@ -21,6 +35,7 @@ export function createPasswordChanges(db: Database): PasswordChanges {
   return {
     async ensureTable() {
       await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${q('user_id')} INTEGER PRIMARY KEY, ${q('changed_at')} BIGINT NOT NULL)`, []);
+      await persistTable(store, PASSWORD_CHANGES_TABLE);
       ready = true;
     },
     async changedAt(userId) {
@@ -31,6 +46,7 @@ export function createPasswordChanges(db: Database): PasswordChanges {
     async record(userId, at = Date.now()) {
       if (!ready) await this.ensureTable();
       await db.transaction(async (tx) => {
+        await tx.lock([`${PASSWORD_CHANGES_TABLE}:${userId}`]);
         await tx.run(`DELETE FROM ${table} WHERE ${q('user_id')} = ${ph(1)}`, [userId]);
         await tx.run(`INSERT INTO ${table} (${q('user_id')}, ${q('changed_at')}) VALUES (${ph(1)}, ${ph(2)})`, [userId, at]);
       });

@@ -41,8 +41,8 @@ export function createAccess(d: AccessDeps) {
   let knownActions: ReadonlySet<string> | undefined;
   const apiTokens = createApiTokenService({ query: d.query, salt: salt ?? '', log: d.log, validActions: () => knownActions });
   const abilities = createAbilityCache({ query: d.query });
-  const passwordChanges = createPasswordChanges(d.db);
   const store = createCoreStore(d.db);
+  const passwordChanges = createPasswordChanges(d.db, store);
   const userType = d.model.get(UP_USER_UID);
   // read when asked: register() may add private attributes to the user type (the model is completed in place after it)
   const privateFields = {

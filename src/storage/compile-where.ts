@@ -222,14 +222,35 @@ function escapeLike(s: string): string {
  */
 export const NUMERIC = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A number compared with a 32-bit integer column (`integer` attributes, ids on PostgreSQL) that the column type
+ * cannot hold (a fraction, past 32 bits): compared as a number, as SQLite compares it, rather than refused by
+ * PostgreSQL's cast of the parameter to the column's type.
+ */
+function beyondInt32(attr: ScalarAttribute, n: number): boolean {
+  return (attr === ID_ATTR || attr.type === 'integer') && !(Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX);
+}
+
 /** a value bound for a comparison with the attribute's column */
 function bind(b: SqlBuilder, attr: ScalarAttribute, value: unknown): string {
   if (value === null || value === undefined) return b.param(null);
   if (attr === ID_ATTR) {
     // v4 binds ids as given: SQLite's column affinity makes '12' equal 12, and 'abc' equal nothing
-    if (typeof value === 'number' || typeof value === 'bigint') return b.param(value);
+    if (typeof value === 'number' || typeof value === 'bigint') return numberParam(b, attr, Number(value), value);
     const s = String(value);
-    return b.param(NUMERIC.test(s) ? Number(s) : s);
+    return NUMERIC.test(s) ? numberParam(b, attr, Number(s), Number(s)) : b.param(s);
+  }
+  if ((attr.type === 'integer' || attr.type === 'float' || attr.type === 'decimal') && (typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value)))) {
+    const n = Number(value);
+    if (beyondInt32(attr, n)) return b.dialect.numericParam(b.param(n));
+  }
+  // a biginteger given as a number that is no integer text ('5.0', '1e3'): compared as a number (PostgreSQL would
+  // refuse it as a bigint)
+  if (attr.type === 'biginteger' && typeof value === 'string' && NUMERIC.test(value) && !/^\s*[+-]?\d+\s*$/.test(value)) {
+    return b.dialect.numericParam(b.param(value.trim()));
   }
   if (attr.type === 'boolean') return b.param(b.dialect.booleanToDb(v4Boolean(value)));
   if (attr.type === 'biginteger' && !(typeof value === 'bigint' || /^\s*[+-]?\d+\s*$/.test(String(value)))) {
@@ -247,6 +268,10 @@ function likePart(b: SqlBuilder, col: string, value: unknown, pattern: (s: strin
   return insensitive ? b.dialect.likeInsensitive(col, p, false) : b.dialect.likeDefault(col, p, false);
 }
 
+function numberParam(b: SqlBuilder, attr: ScalarAttribute, n: number, bound: number | bigint): string {
+  return beyondInt32(attr, n) ? b.dialect.numericParam(b.param(bound)) : b.param(bound);
+}
+
 const ARRAY_OPERATORS = new Set(['$in', '$notIn', '$between']);
 
 function opPart(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown, neg: boolean): Part {
@@ -259,7 +284,17 @@ function opPart(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, v
   return leaf(sql, nullTruth, neg);
 }
 
-function opSql(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown): [string, Truth] {
+/**
+ * An id compared with a word ('abc'): SQLite compares the integer with the text (never equal; every integer sorts
+ * before any text); PostgreSQL would refuse the cast, so there the id is compared as its text, which keeps both
+ * (in the C collation digits sort before letters).
+ */
+function idAsWord(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unknown): string {
+  return attr === ID_ATTR && b.dialect.name !== 'sqlite' && typeof value === 'string' && !NUMERIC.test(value) ? `CAST(${col} AS TEXT)` : col;
+}
+
+function opSql(b: SqlBuilder, attr: ScalarAttribute, column: string, op: string, value: unknown): [string, Truth] {
+  const col = op === '$in' || op === '$notIn' || op === '$between' ? column : idAsWord(b, attr, column, value);
   switch (op) {
     case '$eq':
       return value === null ? [`${col} IS NULL`, 'T'] : [`${col} = ${bind(b, attr, value)}`, 'U'];
@@ -275,7 +310,9 @@ function opSql(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, va
     case '$gte': return [`${col} >= ${bind(b, attr, value)}`, 'U'];
     case '$in':
     case '$notIn': {
-      const items = listOf(value === null ? [null] : value);
+      let items = listOf(value === null ? [null] : value);
+      // a word is no id: it equals none (SQLite compares it and finds none; PostgreSQL would refuse the cast)
+      if (col !== idAsWord(b, attr, col, 'x')) items = items.filter((x) => typeof x !== 'string' || NUMERIC.test(x));
       if (items.length === 0) return op === '$in' ? ['1 = 0', 'F'] : ['1 = 1', 'T'];
       const list = items.map((x) => bind(b, attr, x)).join(', ');
       return [`${col} ${op === '$in' ? 'IN' : 'NOT IN'} (${list})`, 'U'];

@@ -14,6 +14,8 @@ export interface Dialect extends ListParam {
   likeInsensitive(expr: string, param: string, negate: boolean): string;
   /** v4's case rule for $contains/$startsWith/$endsWith: LIKE on SQLite (ASCII case-insensitive), LIKE on pg (sensitive) */
   likeDefault(expr: string, param: string, negate: boolean): string;
+  /** a parameter compared as an exact number whatever the column's type (PostgreSQL casts it to the column's) */
+  numericParam(param: string): string;
   /** `lower()` of a column of any type (PostgreSQL has lower() for text only: others are cast, as v4 casts them) */
   lower(expr: string): string;
   /** a row count bound for LIMIT / OFFSET (read-statements.ts rowCount: SQLite needs `+?`) */

@@ -59,8 +59,10 @@ export function fromDb(type: ScalarType, v: unknown): unknown {
     case 'boolean':
       return v === 1 || v === true || v === '1' || v === 't' || v === 'true';
     case 'timestamp':
-      // v4 on SQLite returns the stored epoch milliseconds as a string ("1704189600000"), verified on 4.26.2
+      // v4 returns epoch milliseconds as a string ("1704189600000"): the stored number on SQLite, the time of the
+      // Date pg reads on PostgreSQL (both verified on 4.26.2)
       if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : String(v.getTime());
     // falls through: a timestamp stored as text reads like a datetime
     case 'datetime': {
       // PostgreSQL's timestamp columns arrive as Dates (pg reads them); String(date) would drop the milliseconds

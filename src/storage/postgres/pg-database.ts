@@ -34,7 +34,7 @@ function int8(v: string): number | string {
   const n = Number(v);
   return Number.isSafeInteger(n) ? n : v;
 }
-const types = {
+export const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     switch (oid) {
       case TYPE_OIDS.int8: return int8;
@@ -117,11 +117,19 @@ class PostgresExecutor implements Executor {
     else cb(true); // a statement outside a transaction has committed already
   }
 
+  /** a transaction's last statement: its statements go one after the other (code may start several at once) */
+  private tail: Promise<unknown> | undefined;
+
   async query(sql: string, params?: readonly SqlValue[]): Promise<pg.QueryResult> {
     this.counter.n++;
     const { text, name } = this.statements.get(sql);
+    const send = () => this.conn.query({ text, values: params as unknown[] | undefined, name });
     try {
-      return await this.conn.query({ text, values: params as unknown[] | undefined, name });
+      if (!this.ended) return await send();
+      // one connection runs one statement at a time; pg would queue them too, but warns that it will stop doing so
+      const run = this.tail ? this.tail.then(send, send) : send();
+      this.tail = run;
+      return await run;
     } catch (err) {
       throw translated(err);
     }
@@ -138,7 +146,13 @@ class PostgresExecutor implements Executor {
   }
   /** transaction advisory locks, in one order (no two transactions wait for each other) */
   async lock(keys: readonly string[]): Promise<void> {
-    for (const key of [...new Set(keys)].sort()) await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+    if (!keys.length) return;
+    if (keys.length === 1) {
+      await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [keys[0]]);
+      return;
+    }
+    // one statement, the keys in one order (the subquery's) so two transactions never wait for each other
+    await this.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT DISTINCT k FROM unnest($1::text[]) AS u(k) ORDER BY k) s', [[...keys]]);
   }
   /** the INSERT with `RETURNING id` (v4's tables all have an `id` serial) */
   async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {

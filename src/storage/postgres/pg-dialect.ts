@@ -28,6 +28,7 @@ export const postgresDialect: Dialect = {
   // case-sensitive on PostgreSQL, as v4's `col LIKE ?` is there
   likeDefault: (expr, p, negate) => `${text(expr)} ${negate ? 'NOT LIKE' : 'LIKE'} ${p} ESCAPE '\\'`,
   lower: (expr) => `lower(${text(expr)})`,
+  numericParam: (p) => `CAST(${p} AS numeric)`,
   rowCount: (p) => p,
   noLimit: '',
   skipIndex: '',

@@ -23,9 +23,17 @@ export function postgresColumnType(c: ColumnDef): string {
     case 'float': return 'real';
     case 'boolean': return 'boolean';
     case 'date': return 'date';
-    case 'time': return `time(${precision(c, 0)})`;
-    case 'datetime': case 'timestamp': return `timestamp(${precision(c, 6)})`;
+    case 'time': {
+      const p = precision(c, -1);
+      return p < 0 ? 'time' : `time(${p})`;
+    }
+    // knex: `timestamp` without a precision unless one is given (v4's attributes give 6; its bookkeeping none)
+    case 'datetime': case 'timestamp': {
+      const p = precision(c, -1);
+      return p < 0 ? 'timestamp' : `timestamp(${p})`;
+    }
     case 'jsonb': return 'jsonb';
+    case 'json': return 'json';
     default: throw new Error(`no PostgreSQL type for column type "${String((c as ColumnDef).type)}"`);
   }
 }

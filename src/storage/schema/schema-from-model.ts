@@ -41,13 +41,22 @@ export function tableDefFromV4(t: V4Table, origin: TableDef['origin'] = 'model')
   };
 }
 
+/**
+ * The knex column types v4 gives its bookkeeping tables, which it creates with knex directly rather than from
+ * attributes (`t.json('schema')`, `t.datetime('time', { useTz: false })`: no precision).
+ */
+const BOOKKEEPING_TYPES: Record<string, { type: string; args: unknown[] }> = {
+  json: { type: 'json', args: [] },
+  datetime: { type: 'datetime', args: [{ useTz: false }] },
+};
+
 /** strapi_migrations and strapi_database_schema, as v4 creates them (outside its model). */
 export function bookkeepingTables(): TableDef[] {
   return bookkeepingTableModels().map((m) => tableDefFromV4({
     name: m.collectionName,
     indexes: [],
     foreignKeys: [],
-    columns: [v4Column('id', 'increments'), ...Object.entries(m.attributes).map(([n, a]) => v4Column(snakeCase(n), a.type))],
+    columns: [v4Column('id', 'increments'), ...Object.entries(m.attributes).map(([n, a]) => v4Column(snakeCase(n), a.type, undefined, BOOKKEEPING_TYPES[a.type]))],
   }, 'bookkeeping'));
 }
 

@@ -16,7 +16,7 @@ export function sqliteColumnType(c: ColumnDef): string {
     case 'date': return 'date';
     case 'time': return 'time';
     case 'datetime': case 'timestamp': return 'datetime';
-    case 'jsonb': return 'json';
+    case 'jsonb': case 'json': return 'json';
     default: throw new Error(`no SQLite type for column type "${String((c as ColumnDef).type)}"`);
   }
 }

@@ -4,7 +4,7 @@
 /** v4's column types as its schema builder names them (knex methods). */
 export type ColumnType =
   | 'increments' | 'string' | 'text' | 'integer' | 'bigInteger' | 'double' | 'decimal' | 'float'
-  | 'boolean' | 'date' | 'time' | 'datetime' | 'timestamp' | 'jsonb';
+  | 'boolean' | 'date' | 'time' | 'datetime' | 'timestamp' | 'jsonb' | 'json';
 
 export interface ColumnDef {
   name: string;

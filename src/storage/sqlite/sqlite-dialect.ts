@@ -8,6 +8,7 @@ export const sqliteDialect: Dialect = {
   likeInsensitive: (expr, p, negate) => `lower(${expr}) ${negate ? 'NOT LIKE' : 'LIKE'} lower(${p}) ESCAPE '\\'`,
   likeDefault: (expr, p, negate) => `${expr} ${negate ? 'NOT LIKE' : 'LIKE'} ${p} ESCAPE '\\'`,
   lower: (expr) => `lower(${expr})`,
+  numericParam: (p) => p,
   // a bare LIMIT parameter makes SQLite re-plan the statement on every run (read-statements.ts rowCount)
   rowCount: (p) => `+${p}`,
   noLimit: ' LIMIT -1',
