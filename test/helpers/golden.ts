@@ -19,8 +19,8 @@
 // listed path also covers what lies below it: after a re-recording, an entry may name just `.data` or
 // `status`, or nothing to take all of its request's differences; GOLDEN_WRITE_DEVIATIONS=all takes all of
 // them for every listed request). Review the result with git diff before keeping it. In the postgres project
-// (--project postgres) a list with a PostgreSQL recording uses the SQLite list's deviations with the postgres/
-// file's over them (see Overrides), and the rewrite writes only those overrides.
+// (--project postgres) every list uses the SQLite list's deviations with test/golden/postgres/<name>.deviations.json
+// over them (see Overrides), whether it has a PostgreSQL recording or not, and the rewrite writes only those.
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -37,16 +37,17 @@ export const GOLDEN_DIR = path.resolve(__dirname, '../golden');
 export async function goldenProblems(name: string, url: string, token: string): Promise<string[]> {
   const { file, sqliteFile } = goldenFiles(name);
   const results = await replay(readRequests(file('requests.json')), new Client(url, token), readGolden(file('golden.jsonl')));
-  const own = file('deviations.json') !== sqliteFile('deviations.json');
-  const base = own ? readDeviations(sqliteFile('deviations.json')) : {};
-  let deviations = withOverrides(base, own ? readOverrides(file('deviations.json')) : readDeviations(file('deviations.json')));
-  const deviationsName = path.relative(GOLDEN_DIR, file('deviations.json')); // postgres/<name>... on PostgreSQL's
+  // on PostgreSQL: the SQLite list's deviations with postgres/<name>.deviations.json over them, whichever golden
+  const overridesFile = onPostgres() ? path.join(POSTGRES_GOLDEN_DIR, `${name}.deviations.json`) : undefined;
+  const base = readDeviations(sqliteFile('deviations.json'));
+  let deviations = overridesFile ? withOverrides(base, readOverrides(overridesFile)) : base;
+  const deviationsName = path.relative(GOLDEN_DIR, overridesFile ?? sqliteFile('deviations.json'));
   const write = process.env.GOLDEN_WRITE_DEVIATIONS;
   if (write) {
     const next = rewriteDeviations(results, deviations, write === 'all');
     deviations = next.deviations;
-    if (own) writeOverrides(file('deviations.json'), base, deviations);
-    else writeDeviations(file('deviations.json'), deviations);
+    if (overridesFile) writeOverrides(overridesFile, base, deviations);
+    else writeDeviations(sqliteFile('deviations.json'), deviations);
     for (const request of next.dropped) console.log(`${deviationsName}: dropped "${request}" (answered as recorded)`);
   }
   return deviationProblems(results, deviations, deviationsName);
@@ -82,6 +83,8 @@ function writeOverrides(file: string, base: Deviations, deviations: Deviations):
 
 export const POSTGRES_GOLDEN_DIR = path.join(GOLDEN_DIR, 'postgres');
 
+const onPostgres = () => process.env.TESSERA_TEST_DB === 'postgres';
+
 /**
  * Where list `name`'s files are: test/golden/postgres/ in the postgres project when real Strapi's answers on
  * PostgreSQL were recorded for it (each file there if present, the requests else from test/golden/), else
@@ -90,6 +93,6 @@ export const POSTGRES_GOLDEN_DIR = path.join(GOLDEN_DIR, 'postgres');
 export function goldenFiles(name: string): { file(ext: string): string; sqliteFile(ext: string): string } {
   const sqliteFile = (ext: string) => path.join(GOLDEN_DIR, `${name}.${ext}`);
   const pgFile = (ext: string) => path.join(POSTGRES_GOLDEN_DIR, `${name}.${ext}`);
-  if (process.env.TESSERA_TEST_DB !== 'postgres' || !fs.existsSync(pgFile('golden.jsonl'))) return { file: sqliteFile, sqliteFile };
+  if (!onPostgres() || !fs.existsSync(pgFile('golden.jsonl'))) return { file: sqliteFile, sqliteFile };
   return { file: (ext) => (ext === 'requests.json' && !fs.existsSync(pgFile(ext)) ? sqliteFile(ext) : pgFile(ext)), sqliteFile };
 }

@@ -339,6 +339,18 @@ async function buildTemplate(name: string, file: string, project: string, env: N
   }
 }
 
+/** whether Tessera's schema sync ran on the database at `url` (it writes v4's schema record last) */
+async function schemaSynced(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ n: string }>(`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'strapi_database_schema'`);
+    return Number(r.rows[0].n) > 0 && Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM strapi_database_schema')).rows[0].n) > 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Tessera started once on a scratch copy of `project` pointed at `url`: its schema sync makes v4's tables */
 async function createTables(projectDir: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
   const project = path.resolve(projectDir);
@@ -351,8 +363,14 @@ async function createTables(projectDir: string, url: string, env: NodeJS.Process
     if (fs.existsSync(path.join(project, 'node_modules'))) fs.symlinkSync(fs.realpathSync(path.join(project, 'node_modules')), path.join(scratch, 'node_modules'), 'dir');
     const previous = sqliteFileOf(scratch, env)?.config ?? {};
     writePostgresConfig(scratch, url, previous);
-    const app = await createTessera({ dir: scratch, silent: true, env: { ...env, NODE_ENV: env.NODE_ENV ?? 'test' } });
-    await app.close();
+    try {
+      const app = await createTessera({ dir: scratch, silent: true, env: { ...env, NODE_ENV: env.NODE_ENV ?? 'test' } });
+      await app.close();
+    } catch (err) {
+      // a project's bootstrap may need its rows (a seed linking to existing entries) and fail on this empty
+      // database: by then the schema sync has made the tables, which is all this start is for
+      if (!(await schemaSynced(url))) throw err;
+    }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
