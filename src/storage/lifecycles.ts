@@ -68,6 +68,14 @@ export function currentHookTransaction(): Executor | undefined {
   return openScope()?.tx;
 }
 
+/**
+ * A write (or a transaction) started beside the transaction the running code belongs to would wait for that one
+ * to end: SQLite's single writer, PostgreSQL's row locks. It fails at once instead.
+ */
+export function insideTransactionError(): Error {
+  return new Error('This operation cannot run inside an open transaction (strapi.db.transaction or a lifecycle hook of a write: it would wait for that transaction to end): run it before or after');
+}
+
 /** Runs `fn` as code outside any transaction scope: work meant to queue after the open transaction ends. */
 export function outsideTransactionScope<T>(fn: () => T): T {
   return transactionScope.exit(fn);

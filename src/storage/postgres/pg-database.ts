@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { ValidationError } from '../../errors';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
-import { currentHookTransaction } from '../lifecycles';
+import { currentHookTransaction, insideTransactionError } from '../lifecycles';
 import { postgresDialect } from './pg-dialect';
 
 /** v4's config/database.js `connection` for client postgres (knex's keys) */
@@ -169,6 +169,9 @@ function poolConfig(c: PostgresConfig): pg.PoolConfig {
     connectionTimeoutMillis: c.pool?.acquireTimeoutMillis ?? 60_000,
     application_name: c.applicationName ?? 'tessera',
     types,
+    // no JIT: the JSON read statements' cost estimates (every entry's subqueries) pass jit_above_cost at a few
+    // ms of real work, and compiling them takes seconds on every run (storage/postgres/pg-json.ts)
+    options: [process.env.PGOPTIONS, '-c jit=off'].filter(Boolean).join(' '),
   };
   if (c.connectionString) cfg.connectionString = c.connectionString;
   if (c.host !== undefined) cfg.host = c.host;
@@ -210,11 +213,16 @@ export class PostgresDatabase implements Database {
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
     return this.reads.get<T>(sql, params);
   }
-  /** a single statement commits on its own (autocommit) */
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+  /**
+   * A single statement commits on its own (autocommit). Not beside an open transaction of the running code: it
+   * could wait for a row that transaction holds, i.e. for itself (as on SQLite, it fails at once).
+   */
+  async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    if (currentHookTransaction()) throw insideTransactionError();
     return this.reads.run(sql, params);
   }
-  insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+  async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    if (currentHookTransaction()) throw insideTransactionError();
     return this.reads.insert(sql, params);
   }
   /** outside a transaction a lock would end with its statement: callers lock inside transactions */
@@ -223,7 +231,7 @@ export class PostgresDatabase implements Database {
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     // SQLite's rule kept: a second transaction from code inside an open one would not see its writes, and
     // under a full pool it would wait for a connection the outer one holds
-    if (currentHookTransaction()) throw new Error('This operation cannot run inside an open transaction (strapi.db.transaction or a lifecycle hook of a write: it would wait for that transaction to end): run it before or after');
+    if (currentHookTransaction()) throw insideTransactionError();
     const client = await this.pool.connect();
     const tx = new PostgresExecutor(client, this.statements, this.counter, true);
     let broken = false;

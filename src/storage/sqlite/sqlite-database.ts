@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
 import { sqliteDialect } from './sqlite-dialect';
 import { JSON_VALUE_FUNCTION, jsonValueText } from '../json-values';
-import { currentHookTransaction } from '../lifecycles';
+import { currentHookTransaction, insideTransactionError } from '../lifecycles';
 
 type Conn = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
@@ -129,7 +129,7 @@ export class SqliteDatabase implements Database {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     // a second transaction from code running inside an open one (`strapi.db.transaction`, or a lifecycle hook
     // of a write) would wait for it forever: fail instead
-    if (currentHookTransaction()) return Promise.reject(new Error('This operation cannot run inside an open transaction (strapi.db.transaction or a lifecycle hook of a write: it would wait for that transaction to end): run it before or after'));
+    if (currentHookTransaction()) return Promise.reject(insideTransactionError());
     const turn = this.queue.then(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
