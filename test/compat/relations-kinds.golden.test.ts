@@ -21,5 +21,5 @@ afterAll(async () => {
 it('answers every relation kind exactly as Strapi 4.26.2 did, and leaves the same link rows', async () => {
   expect(await goldenProblems('relations-kinds', running.url, running.token)).toEqual([]);
   const expected = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../golden/relations-kinds.links.json'), 'utf8'));
-  expect(linkState(running.dbFile, RELATIONS_APP_LINK_TABLES, ['people_components', 'components_thing_boxes_components'])).toEqual(expected);
+  expect(await linkState(running.app.db, RELATIONS_APP_LINK_TABLES, ['people_components', 'components_thing_boxes_components'])).toEqual(expected);
 });

@@ -20,5 +20,5 @@ afterAll(async () => {
 it('answers the relation writes exactly as Strapi 4.26.2 did, and leaves the same link rows', async () => {
   expect(await goldenProblems('relations-writes', running.url, running.token)).toEqual([]);
   const expected = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../golden/relations-writes.links.json'), 'utf8'));
-  expect(linkState(path.join(running.dir, '.tmp/data.db'))).toEqual(expected);
+  expect(await linkState(running.app.db)).toEqual(expected);
 });

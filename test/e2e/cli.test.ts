@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runTessera, SERVING, type CliRun } from '../helpers/cli-process';
+import { onPostgres } from '../helpers/test-database';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/blog');
@@ -49,6 +50,14 @@ describe('tessera start', () => {
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
     expect(app.output()).toMatch(/SIGTERM: finishing requests in flight and closing the database/);
+  });
+
+  it.skipIf(onPostgres)('keeps the example\'s SQLite database in .tmp/data.db after a stop (SQLite only: a file on disk)', async () => {
+    const dir = copyExample();
+    const app = run(['start', dir, '--host', '127.0.0.1', '--port', '0']);
+    await app.waitFor(SERVING);
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
     expect(fs.existsSync(path.join(dir, '.tmp/data.db'))).toBe(true);
   });
 

@@ -1,23 +1,20 @@
-// A hash of every row of every table of an SQLite file, read through a separate read-only connection
-// (committed state only): equal before and after a request means the request wrote nothing.
+// A hash of every row of every table of the database an app runs on (its `app.db`, SQLite or PostgreSQL),
+// read outside any transaction (committed state only): equal before and after a request means the request
+// wrote nothing.
 import crypto from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from '../../src/storage/dialect';
+import { dbRows } from './db-rows';
 
 /** `skip`: tables left out (e.g. `strapi_api_tokens`, whose `last_used_at` a token's use may update) */
-export function dbFingerprint(file: string, skip: string[] = []): string {
-  const db = new BetterSqlite3(file, { readonly: true });
-  try {
-    const hash = crypto.createHash('sha256');
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[];
-    for (const { name } of tables) {
-      if (skip.includes(name)) continue;
-      hash.update(name);
-      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" ORDER BY rowid`).iterate()) {
-        hash.update(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
-      }
-    }
-    return hash.digest('hex');
-  } finally {
-    db.close();
+export async function dbFingerprint(db: Database, skip: string[] = []): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  const tables = [...(await db.introspect()).values()].filter((t) => !skip.includes(t.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const table of tables) {
+    hash.update(table.name);
+    // v4's tables all have an id; any other is ordered by all of its columns
+    const order = table.columns.has('id') ? ['id'] : [...table.columns.keys()];
+    const sql = `SELECT * FROM ${db.dialect.quote(table.name)} ORDER BY ${order.map((c) => db.dialect.quote(c)).join(', ')}`;
+    for (const row of await dbRows(db, sql)) hash.update(JSON.stringify(row));
   }
+  return hash.digest('hex');
 }

@@ -22,14 +22,14 @@ async function customToken(t: UploadApp, permissions: string[]): Promise<string>
 }
 
 /** the database (token use records left out) and the stored files: equal before and after means nothing changed */
-function state(t: UploadApp) {
-  return { db: dbFingerprint(path.join(t.dir, '.tmp/data.db'), ['strapi_api_tokens']), files: t.uploads() };
+async function state(t: UploadApp) {
+  return { db: await dbFingerprint(t.app.db, ['strapi_api_tokens']), files: t.uploads() };
 }
 
 interface FileRow { hash: string; ext: string; mime: string; url: string; width: number | null; height: number | null; formats: Record<string, { url: string }> | null }
 
-function fileRow(t: UploadApp, id: number): FileRow {
-  const row = t.rows<Omit<FileRow, 'formats'> & { formats: string | null }>('SELECT hash, ext, mime, url, width, height, formats FROM files WHERE id = ?', id)[0];
+async function fileRow(t: UploadApp, id: number): Promise<FileRow> {
+  const [row] = await t.rows<Omit<FileRow, 'formats'> & { formats: string | null }>('SELECT hash, ext, mime, url, width, height, formats FROM files WHERE id = ?', id);
   return { ...row, formats: row.formats ? JSON.parse(row.formats) : null };
 }
 
@@ -48,40 +48,40 @@ describe('replacing a file used by entries (default: requireEntryUpdate on)', ()
   });
 
   it('refuses a caller who may only upload: 403, nothing changed (v4: the cover becomes an HTML page)', async () => {
-    const before = state(t);
+    const before = await state(t);
     const res = await replace(t, uploadOnly, COVER, { name: 'evil.html', type: 'text/html', data: gen.htmlPage() });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
-    expect(state(t)).toEqual(before);
+    expect(await state(t)).toEqual(before);
   });
 
   it('refuses such a caller a file info change of a used file too', async () => {
-    const before = state(t);
+    const before = await state(t);
     const res = await post({ url: t.url, token: uploadOnly }, { fileInfo: { alternativeText: 'pwned' } }, { path: `/api/upload?id=${COVER}` });
     expect(res.status).toBe(403);
-    expect(state(t)).toEqual(before);
+    expect(await state(t)).toEqual(before);
   });
 
   it('applies the allowedTypes of every field using the file, even for a full-access token: HTML into an image-only cover is a 400', async () => {
-    const before = state(t);
+    const before = await state(t);
     const res = await replace(t, t.token, COVER, { name: 'cover.png', type: 'image/png', data: gen.htmlPage() });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError' } });
     expect(res.body.error.message).toMatch(/api::article\.article\.cover only accepts images/);
-    expect(state(t)).toEqual(before);
+    expect(await state(t)).toEqual(before);
   });
 
   it('checks fields inside components: a PDF cannot replace an image a shared.seo shareImage (images only) uses', async () => {
-    const before = state(t);
+    const before = await state(t);
     const res = await replace(t, t.token, SHARE_IMAGE, { name: 'doc.pdf', type: 'application/pdf', data: gen.pdfFile() });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/only accepts images/);
-    expect(state(t)).toEqual(before);
+    expect(await state(t)).toEqual(before);
   });
 
   it('lets a caller who may update the entries replace with an image: new formats, the old ones deleted', async () => {
     const writer = await customToken(t, ['plugin::upload.content-api.upload', 'api::article.article.update']);
-    const old = fileRow(t, COVER);
+    const old = await fileRow(t, COVER);
     const oldFiles = [old, ...Object.values(old.formats ?? {})].map((f) => path.basename(f.url));
     const res = await replace(t, writer, COVER, { name: 'mid.png', type: 'image/png', data: await gen.midPng() });
     expect(res.status).toBe(200);
@@ -109,7 +109,7 @@ describe('ext, mime and formats follow the new content', () => {
     const res = await replace(t, t.token, img.id, { name: 'notes.png', type: 'image/png', data: gen.textFile() });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: img.id, hash: img.hash, ext: '.txt', mime: 'text/plain', url: `/uploads/${img.hash}.txt`, width: null, height: null, formats: {} });
-    expect(fileRow(t, img.id)).toMatchObject({ ext: '.txt', mime: 'text/plain', url: `/uploads/${img.hash}.txt`, formats: {} });
+    expect(await fileRow(t, img.id)).toMatchObject({ ext: '.txt', mime: 'text/plain', url: `/uploads/${img.hash}.txt`, formats: {} });
     for (const f of oldFiles) expect(t.uploads()).not.toContain(f);
     const served = await fetch(t.url + res.body.url);
     expect(served.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -156,9 +156,9 @@ describe('requireEntryUpdate: false (v4: the upload permission alone)', () => {
   });
 
   it('still applies allowedTypes', async () => {
-    const before = state(t);
+    const before = await state(t);
     const res = await replace(t, uploadOnly, COVER, { name: 'evil.html', type: 'text/html', data: gen.htmlPage() });
     expect(res.status).toBe(400);
-    expect(state(t)).toEqual(before);
+    expect(await state(t)).toEqual(before);
   });
 });

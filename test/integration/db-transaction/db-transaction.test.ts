@@ -1,51 +1,54 @@
-// strapi.db.transaction(cb) on the fixture app (real SQLite): entity service, query engine and relation
+// strapi.db.transaction(cb) on the fixture app (SQLite or PostgreSQL): entity service, query engine and relation
 // writes as one transaction, rollback on throw and on rollback(), onCommit/onRollback, nesting, reads of
-// uncommitted writes, a REST request waiting for the commit, and webhook events only after a commit.
+// uncommitted writes, a REST write beside an open transaction (on SQLite: waiting for its commit), and webhook
+// events only after a commit.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Database } from '../../../src/storage/dialect';
+import { dbCount, dbRows } from '../../helpers/db-rows';
 import { startFixtureApp, type RunningApp } from '../../helpers/fixture-app';
+import { onPostgres, secondConnection } from '../../helpers/test-database';
 
 let running: RunningApp;
-let outside: Database.Database; // another connection: sees committed data only
+let outside: Database; // another connection: sees committed data only
 const AUTHOR = 'api::author.author';
 const CATEGORY = 'api::category.category';
 const ARTICLE = 'api::article.article';
 
 beforeAll(async () => {
   running = await startFixtureApp(true);
-  outside = new Database(path.join(running.dir, '.tmp/data.db'), { readonly: true });
+  outside = secondConnection(running.app.db, path.join(running.dir, '.tmp/data.db'));
 });
 
 afterAll(async () => {
-  outside?.close();
+  await outside?.close();
   await running?.stop();
-  fs.rmSync(running.dir, { recursive: true, force: true });
 });
 
 const strapi = () => running.app.strapi;
-const count = (table: string, where = '1') => (outside.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get() as { n: number }).n;
+const count = (table: string, where?: string) => dbCount(outside, table, where);
+const firstCategory = async () => (await dbRows<{ id: number }>(outside, 'SELECT id FROM categories ORDER BY id LIMIT 1'))[0].id;
 
 it('commits entity-service, query-engine and relation writes together and returns the callback value', async () => {
   const s = strapi();
-  const category = (outside.prepare('SELECT id FROM categories LIMIT 1').get() as { id: number }).id;
+  const category = await firstCategory();
   const result = await s.db.transaction(async () => {
     const author = await s.entityService.create(AUTHOR, { data: { name: 'Tx Author', email: 'tx@example.com' } });
     const article = await s.query(ARTICLE).create({ data: { title: 'Tx article', slug: 'tx-article', author: author.id, categories: [category], publishedAt: new Date() } });
     await s.db.query(AUTHOR).update({ where: { id: author.id }, data: { bio: 'updated inside' } });
     return { author: author.id as number, article: article.id as number };
   });
-  expect(count('authors', `id = ${result.author} AND bio = 'updated inside'`)).toBe(1);
-  expect(count('articles', `id = ${result.article}`)).toBe(1);
-  expect(count('articles_author_links', `article_id = ${result.article} AND author_id = ${result.author}`)).toBe(1);
-  expect(count('articles_categories_links', `article_id = ${result.article} AND category_id = ${category}`)).toBe(1);
+  expect(await count('authors', `id = ${result.author} AND bio = 'updated inside'`)).toBe(1);
+  expect(await count('articles', `id = ${result.article}`)).toBe(1);
+  expect(await count('articles_author_links', `article_id = ${result.article} AND author_id = ${result.author}`)).toBe(1);
+  expect(await count('articles_categories_links', `article_id = ${result.article} AND category_id = ${category}`)).toBe(1);
 });
 
 it('rolls everything back when the callback throws, link tables included, and rethrows', async () => {
   const s = strapi();
-  const before = { authors: count('authors'), articles: count('articles'), authorLinks: count('articles_author_links'), catLinks: count('articles_categories_links') };
-  const category = (outside.prepare('SELECT id FROM categories LIMIT 1').get() as { id: number }).id;
+  const before = { authors: await count('authors'), articles: await count('articles'), authorLinks: await count('articles_author_links'), catLinks: await count('articles_categories_links') };
+  const category = await firstCategory();
   const failure = new Error('stop here');
   await expect(
     s.db.transaction(async () => {
@@ -54,8 +57,8 @@ it('rolls everything back when the callback throws, link tables included, and re
       throw failure;
     }),
   ).rejects.toBe(failure);
-  expect({ authors: count('authors'), articles: count('articles'), authorLinks: count('articles_author_links'), catLinks: count('articles_categories_links') }).toEqual(before);
-  expect(count('authors', "name = 'Doomed'")).toBe(0);
+  expect({ authors: await count('authors'), articles: await count('articles'), authorLinks: await count('articles_author_links'), catLinks: await count('articles_categories_links') }).toEqual(before);
+  expect(await count('authors', "name = 'Doomed'")).toBe(0);
 });
 
 it('reads inside the callback see its uncommitted writes; requests outside do not', async () => {
@@ -65,11 +68,11 @@ it('reads inside the callback see its uncommitted writes; requests outside do no
     expect(await s.query(AUTHOR).findOne({ where: { id: author.id } })).toMatchObject({ name: 'Visible Inside' });
     expect(await s.entityService.findMany(AUTHOR, { filters: { name: 'Visible Inside' } })).toHaveLength(1);
     expect(await s.query(AUTHOR).count({ where: { name: 'Visible Inside' } })).toBe(1);
-    expect(count('authors', "name = 'Visible Inside'")).toBe(0);
+    expect(await count('authors', "name = 'Visible Inside'")).toBe(0);
     const res = await fetch(`${running.url}/api/authors?filters[name]=Visible%20Inside`, { headers: { authorization: `Bearer ${running.token}` } });
     expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(0);
   });
-  expect(count('authors', "name = 'Visible Inside'")).toBe(1);
+  expect(await count('authors', "name = 'Visible Inside'")).toBe(1);
 });
 
 it('rollback() ends it early: nothing kept, later statements run on their own, onRollback callbacks run', async () => {
@@ -87,8 +90,8 @@ it('rollback() ends it early: nothing kept, later statements run on their own, o
   });
   expect(value).toBe('done');
   expect(calls).toEqual(['rollback']);
-  expect(count('authors', "name = 'Rolled Back'")).toBe(0);
-  expect(count('authors', "name = 'After Rollback'")).toBe(1);
+  expect(await count('authors', "name = 'Rolled Back'")).toBe(0);
+  expect(await count('authors', "name = 'After Rollback'")).toBe(1);
 });
 
 it('commit() ends it early and runs the onCommit callbacks once; a later throw rolls nothing back', async () => {
@@ -100,12 +103,12 @@ it('commit() ends it early and runs the onCommit callbacks once; a later throw r
       onRollback(() => calls.push('rollback'));
       await s.entityService.create(AUTHOR, { data: { name: 'Committed Early' } });
       await commit();
-      expect(count('authors', "name = 'Committed Early'")).toBe(1);
+      expect(await count('authors', "name = 'Committed Early'")).toBe(1);
       throw new Error('after commit');
     }),
   ).rejects.toThrow('after commit');
   expect(calls).toEqual(['commit']);
-  expect(count('authors', "name = 'Committed Early'")).toBe(1);
+  expect(await count('authors', "name = 'Committed Early'")).toBe(1);
 });
 
 it('nested calls join the outer transaction: their commit/rollback do nothing, their callbacks run at the end', async () => {
@@ -118,14 +121,14 @@ it('nested calls join the outer transaction: their commit/rollback do nothing, t
       innerOnCommit(() => calls.push('inner commit'));
       await s.entityService.create(AUTHOR, { data: { name: 'Nested Inner' } });
       await commit(); // a no-op: the outer transaction decides
-      expect(count('authors', "name = 'Nested Inner'")).toBe(0);
+      expect(await count('authors', "name = 'Nested Inner'")).toBe(0);
       return 42;
     });
     expect(inner).toBe(42);
     expect(calls).toEqual([]);
   });
   expect(calls).toEqual(['outer commit', 'inner commit']);
-  expect(count('authors', "name = 'Nested Inner'")).toBe(1);
+  expect(await count('authors', "name = 'Nested Inner'")).toBe(1);
   expect(s.db.inTransaction()).toBe(false);
 
   // an inner throw caught by the outer callback: the outer one still commits; an uncaught one rolls all back
@@ -133,17 +136,37 @@ it('nested calls join the outer transaction: their commit/rollback do nothing, t
     await s.entityService.create(AUTHOR, { data: { name: 'Nested Kept' } });
     await s.db.transaction(async () => { throw new Error('inner'); }).catch(() => undefined);
   });
-  expect(count('authors', "name = 'Nested Kept'")).toBe(1);
+  expect(await count('authors', "name = 'Nested Kept'")).toBe(1);
   await expect(s.db.transaction(async ({ onRollback }) => {
     onRollback(() => calls.push('outer rollback'));
     await s.entityService.create(AUTHOR, { data: { name: 'Nested Lost' } });
     await s.db.transaction(async () => { throw new Error('inner uncaught'); });
   })).rejects.toThrow('inner uncaught');
-  expect(count('authors', "name = 'Nested Lost'")).toBe(0);
+  expect(await count('authors', "name = 'Nested Lost'")).toBe(0);
   expect(calls.at(-1)).toBe('outer rollback');
 });
 
-it('a REST write arriving while a transaction is open waits for the commit, then succeeds', async () => {
+it('a REST write arriving while a transaction is open is not part of it: it succeeds, and stays when the transaction rolls back', async () => {
+  const s = strapi();
+  let request: Promise<Response> | undefined;
+  await expect(s.db.transaction(async () => {
+    await s.entityService.create(AUTHOR, { data: { name: 'Rolled Back Holder' } });
+    request = fetch(`${running.url}/api/authors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${running.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { name: 'Request Beside' } }),
+      signal: AbortSignal.timeout(5000),
+    });
+    await new Promise((r) => setTimeout(r, 100)); // the request reaches the server
+    throw new Error('undo');
+  })).rejects.toThrow('undo');
+  const res = await request!;
+  expect(res.status).toBe(200);
+  expect(await count('authors', "name = 'Rolled Back Holder'")).toBe(0);
+  expect(await count('authors', "name = 'Request Beside'")).toBe(1);
+});
+
+it.skipIf(onPostgres)('a REST write arriving while a transaction is open waits for the commit, then succeeds (SQLite only: one writer at a time)', async () => {
   const s = strapi();
   let request: Promise<Response> | undefined;
   await s.db.transaction(async () => {
@@ -154,11 +177,11 @@ it('a REST write arriving while a transaction is open waits for the commit, then
       body: JSON.stringify({ data: { name: 'Waiting Request' } }),
     });
     await new Promise((r) => setTimeout(r, 100)); // the request reaches the server and queues behind us
-    expect(count('authors', "name = 'Waiting Request'")).toBe(0);
+    expect(await count('authors', "name = 'Waiting Request'")).toBe(0);
   });
   const res = await request!;
   expect(res.status).toBe(200);
-  expect(count('authors', "name IN ('Holding The Writer', 'Waiting Request')")).toBe(2);
+  expect(await count('authors', "name IN ('Holding The Writer', 'Waiting Request')")).toBe(2);
 });
 
 it('sends the write events of a transaction after it commits, and never after a rollback', async () => {
@@ -210,9 +233,9 @@ it('strapi.store writes join the transaction; an operation that cannot join fail
     await trx.run("UPDATE authors SET bio = 'raw inside' WHERE id = 1");
     await s.db.connection.run("UPDATE authors SET bio = 'not joined' WHERE id = 1");
   })).rejects.toThrow('cannot run inside an open transaction');
-  expect(count('authors', "bio IN ('raw inside', 'not joined')")).toBe(0);
+  expect(await count('authors', "bio IN ('raw inside', 'not joined')")).toBe(0);
   await s.db.transaction(async ({ trx }) => { await trx.run("UPDATE authors SET bio = 'raw inside' WHERE id = 1"); });
-  expect(count('authors', "id = 1 AND bio = 'raw inside'")).toBe(1);
+  expect(await count('authors', "id = 1 AND bio = 'raw inside'")).toBe(1);
 });
 
 it('lifecycle hooks of writes inside join it, and a strapi.db.transaction inside a hook joins the hook\'s write', async () => {
@@ -237,7 +260,7 @@ it('lifecycle hooks of writes inside join it, and a strapi.db.transaction inside
       expect(await s.query(CATEGORY).count({ where: { name: 'cat of Hooked Lost' } })).toBe(1);
       throw new Error('undo');
     })).rejects.toThrow('undo');
-    expect(count('categories', "name = 'cat of Hooked Lost'")).toBe(0);
+    expect(await count('categories', "name = 'cat of Hooked Lost'")).toBe(0);
     expect(calls).toEqual(['rollback Hooked Lost']);
 
     // a REST write whose hook opens a transaction: it joins the request's write, callbacks after its commit
@@ -247,7 +270,7 @@ it('lifecycle hooks of writes inside join it, and a strapi.db.transaction inside
       body: JSON.stringify({ data: { name: 'Hooked Rest' } }),
     });
     expect(res.status).toBe(200);
-    expect(count('categories', "name = 'cat of Hooked Rest'")).toBe(1);
+    expect(await count('categories', "name = 'cat of Hooked Rest'")).toBe(1);
     await new Promise((r) => setTimeout(r, 20));
     expect(calls).toEqual(['rollback Hooked Lost', 'commit Hooked Rest']);
   } finally {
@@ -264,7 +287,7 @@ it('the upload service joins it: files kept on commit; on rollback neither the r
     fs.copyFileSync(path.join(uploads, 'landscape_9e07983b1e.jpg'), src);
     return { path: src, name, type: 'image/jpeg', size: fs.statSync(src).size };
   };
-  const before = { rows: count('files'), stored: fs.readdirSync(uploads).length };
+  const before = { rows: await count('files'), stored: fs.readdirSync(uploads).length };
 
   await expect(s.db.transaction(async () => {
     const [file] = await service.upload({ data: {}, files: incoming('tx-lost.jpg') });
@@ -272,10 +295,10 @@ it('the upload service joins it: files kept on commit; on rollback neither the r
     throw new Error('undo');
   })).rejects.toThrow('undo');
   await new Promise((r) => setTimeout(r, 50)); // the rollback callback removes the stored files
-  expect({ rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
+  expect({ rows: await count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
 
   const kept = await s.db.transaction(async () => (await service.upload({ data: {}, files: incoming('tx-kept.jpg') }))[0]);
-  expect(count('files', `id = ${kept.id}`)).toBe(1);
+  expect(await count('files', `id = ${kept.id}`)).toBe(1);
   const storedAfter = fs.readdirSync(uploads).length;
   expect(storedAfter).toBeGreaterThan(before.stored);
 
@@ -285,10 +308,10 @@ it('the upload service joins it: files kept on commit; on rollback neither the r
     throw new Error('undo');
   })).rejects.toThrow('undo');
   await new Promise((r) => setTimeout(r, 50));
-  expect({ rows: count('files', `id = ${kept.id}`), stored: fs.readdirSync(uploads).length }).toEqual({ rows: 1, stored: storedAfter });
+  expect({ rows: await count('files', `id = ${kept.id}`), stored: fs.readdirSync(uploads).length }).toEqual({ rows: 1, stored: storedAfter });
   await s.db.transaction(async () => { await service.remove(await s.query('plugin::upload.file').findOne({ where: { id: kept.id } })); });
   await new Promise((r) => setTimeout(r, 50));
-  expect({ rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
+  expect({ rows: await count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
 });
 
 it('a lifecycle hook of a REST write that opens a second transaction fails at once (no hang) and nothing is written', async () => {
@@ -300,7 +323,7 @@ it('a lifecycle hook of a REST write that opens a second transaction fails at on
     },
   });
   try {
-    const before = count('authors');
+    const before = await count('authors');
     const res = await fetch(`${running.url}/api/authors`, {
       method: 'POST',
       headers: { authorization: `Bearer ${running.token}`, 'content-type': 'application/json' },
@@ -309,8 +332,8 @@ it('a lifecycle hook of a REST write that opens a second transaction fails at on
     });
     expect(res.status).toBe(500);
     expect(((await res.json()) as { data: unknown; error: { name: string } }).error.name).toBe('InternalServerError');
-    expect(count('authors')).toBe(before);
-    expect(count('authors', "bio = 'from raw hook'")).toBe(0);
+    expect(await count('authors')).toBe(before);
+    expect(await count('authors', "bio = 'from raw hook'")).toBe(0);
   } finally {
     unsubscribe();
   }
@@ -346,11 +369,11 @@ it('a lifecycle hook of a REST write can upload a file attached to the entry bei
     const body = (await read.json()) as { data: { attributes: { avatar: { data: { attributes: { name: string } } | null } } } };
     expect(body.data.attributes.avatar.data?.attributes.name).toBe('Avatar Ok.jpg');
 
-    const before = { authors: count('authors'), rows: count('files'), stored: fs.readdirSync(uploads).length };
+    const before = { authors: await count('authors'), rows: await count('files'), stored: fs.readdirSync(uploads).length };
     const failed = await post('Avatar Fails');
     expect(failed.status).toBe(500);
     await new Promise((r) => setTimeout(r, 50)); // the rollback callback removes the stored files
-    expect({ authors: count('authors'), rows: count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
+    expect({ authors: await count('authors'), rows: await count('files'), stored: fs.readdirSync(uploads).length }).toEqual(before);
   } finally {
     unsubscribe();
   }

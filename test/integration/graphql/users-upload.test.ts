@@ -62,12 +62,12 @@ describe('GraphQL multipart requests', () => {
   });
 
   it('answers a file over upload.config.sizeLimit with REST\'s 413, storing nothing', async () => {
-    const before = { files: t.uploads(), rows: t.rows('SELECT id FROM files').length };
+    const before = { files: t.uploads(), rows: (await t.rows('SELECT id FROM files')).length };
     const res = await gql(t, uploadRequest({ query: UPLOAD, variables: { file: null } }, { 0: ['variables.file'] }, [{ field: '0', file: await gen.bigJpeg(), name: 'big.jpg' }]));
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'big.jpg exceeds size limit of 20 KB.', details: {} } });
     expect(t.uploads()).toEqual(before.files);
-    expect(t.rows('SELECT id FROM files').length).toBe(before.rows);
+    expect((await t.rows('SELECT id FROM files')).length).toBe(before.rows);
     expect(await leftoverTemps()).toEqual([]);
   });
 
@@ -98,13 +98,13 @@ describe('GraphQL multipart requests', () => {
       [[{ field: 'operations', value: ops }], `Missing multipart field ‘map’ ${SPEC}`],
       [[file], `Misordered multipart fields; files should follow ‘map’ ${SPEC}`],
     ];
-    const rows = t.rows('SELECT id FROM files').length;
+    const rows = (await t.rows('SELECT id FROM files')).length;
     for (const [parts, message] of cases) {
       const res = await gql(t, multipart(parts));
       expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { data: null, error: { status: 400, name: 'BadRequestError', message } } });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(t.rows('SELECT id FROM files').length).toBe(rows);
+    expect((await t.rows('SELECT id FROM files')).length).toBe(rows);
     expect(await leftoverTemps()).toEqual([]);
   });
 
@@ -135,7 +135,7 @@ describe('GraphQL multipart requests', () => {
     const created = res.body.data.multipleUpload as Array<{ data: { id: string } }>;
     expect(created).toHaveLength(2);
     for (const { data } of created) {
-      const [row] = t.rows<{ url: string }>('SELECT url FROM files WHERE id = ?', Number(data.id));
+      const [row] = await t.rows<{ url: string }>('SELECT url FROM files WHERE id = ?', Number(data.id));
       const served = await fetch(`${t.url}${row.url}`);
       expect(served.status).toBe(200);
       expect(Buffer.from(await served.arrayBuffer()).equals(text)).toBe(true);
@@ -152,16 +152,16 @@ describe('GraphQL multipart requests', () => {
   it('needs update on the entry a file is attached to, as REST does (v4: the upload permission alone)', async () => {
     // the fixture's bootstrap grants Public article updates: take that back (through the query engine, so caches follow)
     await t.app.query('plugin::users-permissions.permission').deleteMany({ where: { action: 'api::article.article.update' } });
-    const rows = t.rows('SELECT id FROM files').length;
+    const rows = (await t.rows('SELECT id FROM files')).length;
     const attach = { query: UPLOAD, variables: { file: null, ref: 'api::article.article', refId: '1', field: 'gallery' } };
     const refused = await gql(t, uploadRequest(attach, { 0: ['variables.file'] }, [{ field: '0', file: await gen.tinyPng(), name: 'a.png' }]), null);
     expect(refused.status).toBe(200);
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect(t.rows('SELECT id FROM files').length).toBe(rows);
+    expect((await t.rows('SELECT id FROM files')).length).toBe(rows);
     // the API token may update articles
     const attached = await gql(t, uploadRequest(attach, { 0: ['variables.file'] }, [{ field: '0', file: await gen.tinyPng(), name: 'a.png' }]));
     const id = Number(attached.body.data.upload.data.id);
-    expect(t.rows("SELECT related_id FROM files_related_morphs WHERE file_id = ? AND related_type = 'api::article.article' AND field = 'gallery'", id)).toEqual([{ related_id: 1 }]);
+    expect(await t.rows("SELECT related_id FROM files_related_morphs WHERE file_id = ? AND related_type = 'api::article.article' AND field = 'gallery'", id)).toEqual([{ related_id: 1 }]);
     expect(await leftoverTemps()).toEqual([]);
   });
 });
@@ -200,7 +200,7 @@ describe('GraphQL users-permissions and i18n', () => {
     const res = await gql(t, { query, variables: { c: 'confirm-me' } }, null);
     expect(res.status).toBe(200);
     expect(res.body.data.emailConfirmation.user).toEqual({ username: 'reader', confirmed: true });
-    expect(t.rows("SELECT confirmed, confirmation_token FROM up_users WHERE username = 'reader'")).toEqual([{ confirmed: 1, confirmation_token: null }]);
+    expect(await t.rows("SELECT confirmed, confirmation_token FROM up_users WHERE username = 'reader'")).toEqual([{ confirmed: 1, confirmation_token: null }]);
     const me = await gql(t, { query: '{ me { username } }' }, res.body.data.emailConfirmation.jwt);
     expect(me.body).toEqual({ data: { me: { username: 'reader' } } });
     const again = await gql(t, { query, variables: { c: 'confirm-me' } }, null);
@@ -211,10 +211,10 @@ describe('GraphQL users-permissions and i18n', () => {
     // page 3 ("Page 1") has no French version yet; the fixture lets Public create localizations: take that back
     await t.app.query('plugin::users-permissions.permission').deleteMany({ where: { action: 'api::page.page.createLocalization' } });
     const query = 'mutation { createPageLocalization(id: 3, data: { title: "Page 1 FR" }, locale: "fr") { data { id attributes { title locale localizations(publicationState: PREVIEW) { data { attributes { locale } } } } } } }';
-    const pages = t.rows('SELECT id FROM pages').length;
+    const pages = (await t.rows('SELECT id FROM pages')).length;
     const refused = await gql(t, { query }, null);
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect(t.rows('SELECT id FROM pages').length).toBe(pages);
+    expect((await t.rows('SELECT id FROM pages')).length).toBe(pages);
     const created = await gql(t, { query });
     expect(created.status).toBe(200);
     expect(created.body.data.createPageLocalization.data.attributes).toEqual({ title: 'Page 1 FR', locale: 'fr', localizations: { data: [{ attributes: { locale: 'en' } }] } });

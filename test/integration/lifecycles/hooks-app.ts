@@ -6,11 +6,8 @@ import { startProjectCopy, type RunningApp } from '../../helpers/fixture-app';
 
 export const HOOKS_APP = path.resolve(__dirname, '../../fixtures/hooks-app');
 
-export interface RunningHooksApp extends RunningApp {
-  dbFile: string;
-}
+export type RunningHooksApp = RunningApp;
 
-export async function startHooksApp(): Promise<RunningHooksApp> {
-  const running = await startProjectCopy(HOOKS_APP);
-  return Object.assign(running, { dbFile: path.join(running.dir, '.tmp/data.db') });
+export function startHooksApp(): Promise<RunningHooksApp> {
+  return startProjectCopy(HOOKS_APP);
 }

@@ -1,8 +1,9 @@
 // Model lifecycle hooks end to end on the hooks test project (test/fixtures/hooks-app): lifecycles.js of the
 // note type, subscribers added in bootstrap and at run time, through REST (fastify inject), the entity
 // service, strapi.query and users-permissions; writes and rollbacks checked in the database itself.
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlValue } from '../../../src/storage/dialect';
+import { dbCount, dbRows } from '../../helpers/db-rows';
 import { startHooksApp, type RunningHooksApp } from './hooks-app';
 
 let running: RunningHooksApp;
@@ -19,15 +20,12 @@ async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
 }
 const hookLog = async (): Promise<Json[]> => (await call('GET', '/api/hook-log')).body.data;
-const sql = <T = Json>(query: string, ...params: unknown[]): T[] => {
-  const db = new BetterSqlite3(running.dbFile, { readonly: true });
-  try {
-    return db.prepare(query).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+/** committed rows of the database the app runs on */
+const sql = <T = Json>(query: string, ...params: SqlValue[]): Promise<T[]> => dbRows<T>(running.app.db, query, ...params);
+const counts = async () => {
+  const tables = ['notes', 'labels', 'components_shared_metas', 'notes_components', 'notes_labels_links'];
+  return Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await dbCount(running.app.db, t)])));
 };
-const counts = () => Object.fromEntries(['notes', 'labels', 'components_shared_metas', 'notes_components', 'notes_labels_links'].map((t) => [t, sql<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t}`)[0].n]));
 const strapi = () => running.app.strapi as Json;
 
 describe('writes', () => {
@@ -38,7 +36,7 @@ describe('writes', () => {
     expect(attributes.slug).toBe('hello-world');
     // afterCreate changed the result object: REST answers it, the database does not have it
     expect(attributes.seen).toEqual({ afterCreate: id, state: 'beforeCreate' });
-    expect(sql('SELECT slug, seen FROM notes WHERE id = ?', id)).toEqual([{ slug: 'hello-world', seen: null }]);
+    expect(await sql('SELECT slug, seen FROM notes WHERE id = ?', id)).toEqual([{ slug: 'hello-world', seen: null }]);
     const log = await hookLog();
     const after = log.find((e) => e.by === 'file' && e.action === 'afterCreate');
     expect(after).toMatchObject({ uid: 'api::note.note', result: { id }, state: ['createdBy'], model: { singularName: 'note', tableName: 'notes' } });
@@ -51,37 +49,37 @@ describe('writes', () => {
     const res = await call('PUT', `/api/notes/${body.data.id}`, { data: { title: 'After The Edit' } });
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.slug).toBe('after-the-edit');
-    expect(sql('SELECT title, slug FROM notes WHERE id = ?', body.data.id)).toEqual([{ title: 'After The Edit', slug: 'after-the-edit' }]);
+    expect(await sql('SELECT title, slug FROM notes WHERE id = ?', body.data.id)).toEqual([{ title: 'After The Edit', slug: 'after-the-edit' }]);
   });
 
   it('a beforeCreate that throws answers the v4 envelope and leaves nothing behind: row, component, relation links', async () => {
     const labels = (await call('POST', '/api/labels', { data: { name: 'kept' } })).body.data.id;
     await hookLog();
-    const before = counts();
+    const before = await counts();
     const res = await call('POST', '/api/notes', { data: { title: 'refuse', meta: { label: 'orphan?' }, labels: [labels] } });
     expect(res).toEqual({ status: 400, body: { data: null, error: { status: 400, name: 'ApplicationError', message: 'refused by beforeCreate', details: { hook: 'beforeCreate' } } } });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const invalid = await call('POST', '/api/notes', { data: { title: 'invalid' } });
     expect(invalid.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'title refused', details: { errors: [{ path: ['title'], message: 'not this title', name: 'ValidationError' }] } });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it('a beforeUpdate that throws leaves the entry as it was', async () => {
     const { body } = await call('POST', '/api/notes', { data: { title: 'Stays', tenant: 'a', meta: { label: 'm' } } });
-    const row = sql('SELECT * FROM notes WHERE id = ?', body.data.id);
-    const before = counts();
+    const row = await sql('SELECT * FROM notes WHERE id = ?', body.data.id);
+    const before = await counts();
     const res = await call('PUT', `/api/notes/${body.data.id}`, { data: { title: 'refuse', meta: { label: 'new' } } });
     expect(res.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message: 'refused by beforeUpdate' });
-    expect(sql('SELECT * FROM notes WHERE id = ?', body.data.id)).toEqual(row);
-    expect(counts()).toEqual(before);
-    expect(sql('SELECT label FROM components_shared_metas m JOIN notes_components c ON c.component_id = m.id WHERE c.entity_id = ?', body.data.id)).toEqual([{ label: 'm' }]);
+    expect(await sql('SELECT * FROM notes WHERE id = ?', body.data.id)).toEqual(row);
+    expect(await counts()).toEqual(before);
+    expect(await sql('SELECT label FROM components_shared_metas m JOIN notes_components c ON c.component_id = m.id WHERE c.entity_id = ?', body.data.id)).toEqual([{ label: 'm' }]);
   });
 });
 
 describe('reads', () => {
   it('beforeFindMany and beforeCount narrow the list and meta.pagination.total', async () => {
     await call('POST', '/api/notes', { data: { title: 'Secret', tenant: 'hidden' } });
-    const all = sql<{ n: number }>("SELECT COUNT(*) AS n FROM notes WHERE tenant IS NOT 'hidden'")[0].n;
+    const all = await dbCount(running.app.db, 'notes', "tenant IS NULL OR tenant <> 'hidden'");
     const res = await call('GET', '/api/notes?pagination[pageSize]=100');
     expect(res.body.data.map((e: Json) => e.attributes.tenant)).not.toContain('hidden');
     expect(res.body.data).toHaveLength(all);
@@ -91,7 +89,7 @@ describe('reads', () => {
   it('beforeFindMany alone narrows the list, not the total (v4 counts with its own params)', async () => {
     await call('POST', '/api/labels', { data: { name: 'hidden' } });
     const res = await call('GET', '/api/labels');
-    const stored = sql<{ n: number }>('SELECT COUNT(*) AS n FROM labels')[0].n;
+    const stored = await dbCount(running.app.db, 'labels');
     expect(res.body.data.map((e: Json) => e.attributes.name)).not.toContain('HIDDEN');
     expect(res.body.data).toHaveLength(stored - 1);
     expect(res.body.meta.pagination.total).toBe(stored);
@@ -100,16 +98,16 @@ describe('reads', () => {
   it('beforeFindOne narrows findOne, update and delete; afterFindOne changes what REST answers', async () => {
     const hidden = (await call('POST', '/api/notes', { data: { title: 'Hidden', tenant: 'hidden' } }));
     expect(hidden.status).toBe(404); // v4: written, but its read-back is hidden by beforeFindOne
-    const [{ id }] = sql<{ id: number }>("SELECT id FROM notes WHERE title = 'Hidden'");
+    const [{ id }] = await sql<{ id: number }>("SELECT id FROM notes WHERE title = 'Hidden'");
     expect((await call('GET', `/api/notes/${id}`)).status).toBe(404);
     expect((await call('PUT', `/api/notes/${id}`, { data: { title: 'x' } })).status).toBe(404);
     expect((await call('DELETE', `/api/notes/${id}`)).status).toBe(404);
-    expect(sql('SELECT title FROM notes WHERE id = ?', id)).toEqual([{ title: 'Hidden' }]);
+    expect(await sql('SELECT title FROM notes WHERE id = ?', id)).toEqual([{ title: 'Hidden' }]);
 
     const shout = (await call('POST', '/api/notes', { data: { title: 'quiet words', tenant: 'shout' } })).body.data;
     expect(shout.attributes.title).toBe('QUIET WORDS');
     expect((await call('GET', `/api/notes/${shout.id}`)).body.data.attributes.title).toBe('QUIET WORDS');
-    expect(sql('SELECT title FROM notes WHERE id = ?', shout.id)).toEqual([{ title: 'quiet words' }]);
+    expect(await sql('SELECT title FROM notes WHERE id = ?', shout.id)).toEqual([{ title: 'quiet words' }]);
   });
 
   it('a type takes the JSON read path only while nothing subscribes to its reads, and switches when that changes', async () => {
@@ -141,7 +139,7 @@ describe('reads', () => {
         event.params.where = event.params.where?.$and?.[1]?.name?.$ne === 'HIDDEN' ? { name: "x' OR 1=1 --" } : event.params.where;
       },
     });
-    const before = counts();
+    const before = await counts();
     try {
       const res = await call('GET', '/api/labels');
       expect(res.status).toBe(200);
@@ -157,7 +155,7 @@ describe('reads', () => {
     } finally {
       bad();
     }
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 });
 
@@ -166,7 +164,7 @@ describe('subscribers', () => {
     await hookLog();
     const res = await call('POST', '/api/labels', { data: { name: 'green' } });
     expect(res.body.data.attributes).toMatchObject({ name: 'GREEN', seen: 'from beforeCreate' });
-    expect(sql('SELECT name FROM labels WHERE id = ?', res.body.data.id)).toEqual([{ name: 'GREEN' }]);
+    expect(await sql('SELECT name FROM labels WHERE id = ?', res.body.data.id)).toEqual([{ name: 'GREEN' }]);
     const log = await hookLog();
     expect(log.filter((e) => e.by === 'labels').map((e) => [e.action, e.state])).toEqual([['beforeCreate', []], ['afterCreate', ['mark']]]);
     await call('POST', '/api/notes', { data: { title: 'not a label', tenant: 'a' } });
@@ -188,7 +186,7 @@ describe('subscribers', () => {
     expect(created).toMatchObject({ slug: 'from-service', seen: { afterCreate: created.id, state: 'beforeCreate' } });
     const queried = await strapi().query('api::note.note').create({ data: { title: 'From Query', tenant: 'hidden' } });
     expect(queried).toBeNull(); // its read-back is hidden by beforeFindOne, as in v4
-    expect(sql("SELECT slug FROM notes WHERE title = 'From Query'")).toEqual([{ slug: 'from-query' }]);
+    expect(await sql("SELECT slug FROM notes WHERE title = 'From Query'")).toEqual([{ slug: 'from-query' }]);
     expect(await strapi().db.query('api::note.note').count({ where: { title: 'From Query' } })).toBe(0);
     const updated = await strapi().query('api::note.note').update({ where: { id: created.id }, data: { title: 'Service Renamed' } });
     expect(updated.slug).toBe('service-renamed');
@@ -230,7 +228,7 @@ describe('subscribers', () => {
       const [file] = (await res.json()) as Json[];
       expect(file.caption).toBe('set by beforeCreate');
       expect(seen).toEqual([`afterCreate ${file.id} notes.txt`]);
-      expect(sql('SELECT caption FROM files WHERE id = ?', file.id)).toEqual([{ caption: 'set by beforeCreate' }]);
+      expect(await sql('SELECT caption FROM files WHERE id = ?', file.id)).toEqual([{ caption: 'set by beforeCreate' }]);
     } finally {
       off();
     }
@@ -249,11 +247,11 @@ describe('subscribers', () => {
     try {
       const ok = await call('POST', '/api/notes', { data: { title: 'audited', tenant: 'a' } });
       expect(ok.status).toBe(200);
-      expect(sql('SELECT name FROM labels WHERE name = ?', `AUDIT ${ok.body.data.id}`)).toHaveLength(1);
-      const before = counts();
+      expect(await sql('SELECT name FROM labels WHERE name = ?', `AUDIT ${ok.body.data.id}`)).toHaveLength(1);
+      const before = await counts();
       const undone = await call('POST', '/api/notes', { data: { title: 'undo', tenant: 'a' } });
       expect(undone.status).toBe(500);
-      expect(counts()).toEqual(before);
+      expect(await counts()).toEqual(before);
     } finally {
       unsubscribe();
     }
@@ -271,7 +269,7 @@ describe('subscribers', () => {
       const res = await call('POST', '/api/notes', { data: { title: 'leaves work running', tenant: 'a' } });
       expect(res.status).toBe(200);
       await floating;
-      expect(sql("SELECT name FROM labels WHERE name LIKE 'FLOATING%' ORDER BY id").map((r: Json) => r.name)).toEqual([`FLOATING ${res.body.data.id}`, 'FLOATING LATER']);
+      expect((await sql("SELECT name FROM labels WHERE name LIKE 'FLOATING%' ORDER BY id")).map((r: Json) => r.name)).toEqual([`FLOATING ${res.body.data.id}`, 'FLOATING LATER']);
       expect((await call('POST', '/api/notes', { data: { title: 'next write', tenant: 'a' } })).status).toBe(200);
     } finally {
       off();

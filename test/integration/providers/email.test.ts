@@ -100,7 +100,7 @@ describe('nodemailer through the project\'s provider package', () => {
     expect(header(mail.data, 'From')).toBe('Administration Panel <no-reply@strapi.io>'); // the users-permissions email template's sender
     expect(header(mail.data, 'Reply-To')).toBe('support@providers.test'); // the template's response_email is empty
     expect(header(mail.data, 'Subject')).toBe('Reset password');
-    const [{ code }] = t.rows<{ code: string }>('SELECT reset_password_token AS code FROM up_users WHERE email = ?', email);
+    const [{ code }] = await t.rows<{ code: string }>('SELECT reset_password_token AS code FROM up_users WHERE email = ?', email);
     const body = parts(mail.data);
     expect(body['text/html']).toContain(`?code=${code}`);
     expect(body['text/plain']).toBe(body['text/html']);

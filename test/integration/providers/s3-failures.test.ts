@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const providerErrors = (app: ProvidersApp) => app.log.filter((l) => l.level >= 50).map((l) => (l as { err?: { message?: string } }).err?.message ?? l.msg);
-const count = (app: ProvidersApp, sql: string) => app.rows<{ n: number }>(`SELECT COUNT(*) AS n FROM ${sql}`)[0].n;
+const count = async (app: ProvidersApp, from: string) => (await app.rows<{ n: number }>(`SELECT COUNT(*) AS n FROM ${from}`))[0].n;
 
 function entryForm(data: unknown, cover: Buffer): FormData {
   const fd = new FormData();
@@ -42,19 +42,19 @@ describe('a bucket that does not exist', () => {
   });
 
   it('answers an upload with v4\'s 500, writes no row, and logs what failed', async () => {
-    const files = count(t, 'files');
+    const files = await count(t, 'files');
     const res = await post(t, form([{ name: 'big.jpg', type: 'image/jpeg', data: await gen.bigJpeg() }]));
     expect(res).toEqual({ status: 500, body: INTERNAL });
-    expect(count(t, 'files')).toBe(files);
+    expect(await count(t, 'files')).toBe(files);
     expect(providerErrors(t)).toContainEqual(expect.stringMatching(/^upload provider "aws-s3" could not store big_[0-9a-f]{10}\.jpg: NoSuchBucket: The specified bucket does not exist$/));
   });
 
   it('creates no entry around files it could not store (v4 creates the entry, then answers 500)', async () => {
-    const [files, articles] = [count(t, 'files'), count(t, 'articles')];
+    const [files, articles] = [await count(t, 'files'), await count(t, 'articles')];
     const res = await fetch(`${t.url}/api/articles`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` }, body: entryForm({ title: 'Never', slug: 'never' }, await gen.midPng()) });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual(INTERNAL);
-    expect([count(t, 'files'), count(t, 'articles')]).toEqual([files, articles]);
+    expect([await count(t, 'files'), await count(t, 'articles')]).toEqual([files, articles]);
   });
 });
 
@@ -66,7 +66,7 @@ describe('the S3 server failing', () => {
   afterAll(async () => {
     await t?.stop();
   });
-  const expectBucketMatchesRows = () => expect(s3.keys(BUCKET)).toEqual(t.storedKeys());
+  const expectBucketMatchesRows = async () => expect(s3.keys(BUCKET)).toEqual(await t.storedKeys());
 
   it('removes every object of a request when a later format fails halfway (v4 leaves them)', async () => {
     // keys of 228 characters fit s3rver's file names; `large_` and the longer format prefixes make its metadata
@@ -74,7 +74,7 @@ describe('the S3 server failing', () => {
     const name = `${'a'.repeat(213)}.jpg`;
     const res = await post(t, form([{ name, type: 'image/jpeg', data: await gen.bigJpeg() }]));
     expect(res).toEqual({ status: 500, body: INTERNAL });
-    expect(count(t, "files WHERE provider = 'aws-s3'")).toBe(0);
+    expect(await count(t, "files WHERE provider = 'aws-s3'")).toBe(0);
     expect(s3.keys(BUCKET)).toEqual([]);
     expect(providerErrors(t)).toContainEqual(expect.stringMatching(/^upload provider "aws-s3" could not store (large|medium|small|thumbnail)_a{213}_[0-9a-f]{10}\.jpg: /));
   });
@@ -83,7 +83,7 @@ describe('the S3 server failing', () => {
     const [file] = (await post(t, form([{ name: 'kept.jpg', type: 'image/jpeg', data: await gen.bigJpeg() }]))).body;
     expect(s3.keys(BUCKET)).toHaveLength(5);
     const stored = s3.keys(BUCKET).map((k) => s3.object(BUCKET, k));
-    const before = { files: t.rows('SELECT * FROM files ORDER BY id'), articles: count(t, 'articles') };
+    const before = { files: await t.rows('SELECT * FROM files ORDER BY id'), articles: await count(t, 'articles') };
     await s3.pause();
     try {
       expect(await post(t, form([{ name: 'new.png', type: 'image/png', data: await gen.midPng() }]))).toEqual({ status: 500, body: INTERNAL });
@@ -92,15 +92,15 @@ describe('the S3 server failing', () => {
       expect(await post(t, form([{ name: 'other.jpg', type: 'image/jpeg', data: await gen.exifJpeg() }]), { path: `/api/upload?id=${file.id}` })).toEqual({ status: 500, body: INTERNAL });
       // v4's order: the objects first; the provider failing keeps the row (and a retry can finish)
       expect(await call(t, 'DELETE', `/api/upload/files/${file.id}`)).toMatchObject({ status: 500, body: INTERNAL });
-      expect({ files: t.rows('SELECT * FROM files ORDER BY id'), articles: count(t, 'articles') }).toEqual(before);
+      expect({ files: await t.rows('SELECT * FROM files ORDER BY id'), articles: await count(t, 'articles') }).toEqual(before);
       expect(providerErrors(t)).toContainEqual(expect.stringMatching(new RegExp(`^upload provider "aws-s3" could not remove ${file.hash}\\.jpg: `)));
     } finally {
       await s3.start();
     }
     expect(s3.keys(BUCKET).map((k) => s3.object(BUCKET, k))).toEqual(stored);
-    expectBucketMatchesRows();
+    await expectBucketMatchesRows();
     expect((await call(t, 'DELETE', `/api/upload/files/${file.id}`)).status).toBe(200);
     expect(s3.keys(BUCKET)).toEqual([]);
-    expectBucketMatchesRows();
+    await expectBucketMatchesRows();
   });
 });

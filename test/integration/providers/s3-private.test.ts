@@ -77,7 +77,7 @@ describe('a private bucket', () => {
     expectSignedUrl(listed.url, `${file.hash}.jpg`);
     expectSignedUrl(listed.formats.thumbnail.url, `thumbnail_${file.hash}.jpg`);
     // what the provider stored: lib-storage's path-style Location, without the endpoint's port (v4's urls too)
-    expect(t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `http://127.0.0.1/${BUCKET}/${file.hash}.jpg` }]);
+    expect(await t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `http://127.0.0.1/${BUCKET}/${file.hash}.jpg` }]);
   });
 
   it('signs every media url of an entry answer (file and formats), marking them isUrlSigned as v4', async () => {
@@ -105,7 +105,7 @@ describe('a private bucket', () => {
     const served = await fetch(reads[0].url);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer())).toEqual(s3.object(BUCKET, `${file.hash}.jpg`));
-    expect(t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `http://127.0.0.1/${BUCKET}/${file.hash}.jpg` }]);
+    expect(await t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `http://127.0.0.1/${BUCKET}/${file.hash}.jpg` }]);
   });
 
   it('REST populate selecting only url: unsigned and marked so, as v4 (signing needs the file\'s provider)', async () => {

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** every object in the bucket belongs to a file row, and every file row's objects are there */
-const expectBucketMatchesRows = (app: ProvidersApp, bucket = BUCKET) => expect(s3.keys(bucket)).toEqual(app.storedKeys());
+const expectBucketMatchesRows = async (app: ProvidersApp, bucket = BUCKET) => expect(s3.keys(bucket)).toEqual(await app.storedKeys());
 
 /** the original and every format of a file as the answer gives them */
 const allVersions = (file: Obj): Obj[] => [file, ...Object.values<Obj>(file.formats ?? {})];
@@ -54,8 +54,8 @@ describe('uploads through aws-s3', () => {
       const served = await fetch(`${s3.endpoint}/${BUCKET}/${key}`);
       expect(Buffer.from(await served.arrayBuffer())).toEqual(stored);
     }
-    expect(t.rows('SELECT url, provider, provider_metadata FROM files WHERE id = ?', file.id)).toEqual([{ url: file.url, provider: 'aws-s3', provider_metadata: null }]);
-    expectBucketMatchesRows(t);
+    expect(await t.rows('SELECT url, provider, provider_metadata FROM files WHERE id = ?', file.id)).toEqual([{ url: file.url, provider: 'aws-s3', provider_metadata: null }]);
+    await expectBucketMatchesRows(t);
   });
 
   it('stores files of an entry write (files.<attribute>) in the bucket and links them', async () => {
@@ -73,8 +73,8 @@ describe('uploads through aws-s3', () => {
     expect(notes).toMatchObject({ name: 'notes.txt', mime: 'text/plain', formats: null, url: `http://127.0.0.1/${BUCKET}/${notes.hash}.txt` });
     expect(s3.object(BUCKET, `${notes.hash}.txt`)).toEqual(gen.textFile());
     expect(s3.metadata(BUCKET, `${notes.hash}.txt`)['content-type']).toBe('text/plain');
-    expect(t.rows('SELECT field FROM files_related_morphs WHERE related_id = ? ORDER BY field', data.id)).toEqual([{ field: 'cover' }, { field: 'gallery' }]);
-    expectBucketMatchesRows(t);
+    expect(await t.rows('SELECT field FROM files_related_morphs WHERE related_id = ? ORDER BY field', data.id)).toEqual([{ field: 'cover' }, { field: 'gallery' }]);
+    await expectBucketMatchesRows(t);
   });
 
   it('replaces a file under the same hash: the new content in the bucket, the formats it no longer has removed', async () => {
@@ -87,7 +87,7 @@ describe('uploads through aws-s3', () => {
     expect(Object.keys(file.formats)).toEqual(['thumbnail']);
     expect(s3.keys(BUCKET).filter((k) => k.includes(old.hash))).toEqual([`${old.hash}.jpg`, `thumbnail_${old.hash}.jpg`]);
     expect(Math.round(s3.object(BUCKET, `${old.hash}.jpg`).length / 10) / 100).toBe(file.size);
-    expectBucketMatchesRows(t);
+    await expectBucketMatchesRows(t);
   });
 
   it('deletes a file: the row and every object of it', async () => {
@@ -97,8 +97,8 @@ describe('uploads through aws-s3', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: file.id, hash: file.hash, url: file.url });
     expect(s3.keys(BUCKET).filter((k) => k.includes(file.hash))).toEqual([]);
-    expect(t.rows('SELECT id FROM files WHERE id = ?', file.id)).toEqual([]);
-    expectBucketMatchesRows(t);
+    expect(await t.rows('SELECT id FROM files WHERE id = ?', file.id)).toEqual([]);
+    await expectBucketMatchesRows(t);
   });
 
   it('answers the upload API with the stored urls, no isUrlSigned: the bucket is public-read', async () => {
@@ -140,6 +140,6 @@ describe('provider settings', () => {
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'big.jpg exceeds size limit of 23 KB.', details: {} } });
     expect(s3.keys(BUCKET)).toEqual(before);
-    expect(other!.rows("SELECT id FROM files WHERE name = 'big.jpg'")).toEqual([]);
+    expect(await other!.rows("SELECT id FROM files WHERE name = 'big.jpg'")).toEqual([]);
   });
 });

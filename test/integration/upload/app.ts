@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createTessera, type Tessera } from '../../../src/core/tessera';
+import type { SqlValue } from '../../../src/storage/dialect';
+import { dbRows } from '../../helpers/db-rows';
 import { copyFixtureApp } from '../../helpers/fixture-app';
+import { dropProjectDatabase, onPostgres, usePostgres } from '../../helpers/test-database';
 
 export interface AppOptions {
   withData?: boolean;
@@ -27,8 +30,8 @@ export interface UploadApp {
   dir: string;
   token: string;
   uploadsDir: string;
-  /** rows of a table (the app's own database) */
-  rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T[];
+  /** rows of `sql` (`?` placeholders) read from the database the app runs on, values as SQLite stores them (db-rows.ts) */
+  rows<T = Record<string, unknown>>(sql: string, ...params: SqlValue[]): Promise<T[]>;
   /** names in public/uploads */
   uploads(): string[];
   stop(): Promise<void>;
@@ -63,25 +66,24 @@ export async function startUploadApp(o: AppOptions = {}): Promise<UploadApp> {
     app = await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true }); // a project that must fail start-up leaves nothing behind
+    // a project that must fail start-up leaves nothing behind
+    fs.rmSync(dir, { recursive: true, force: true });
+    await dropProjectDatabase(dir).catch(() => undefined); // the start's error is the one to see
     throw err;
   }
   const uploadsDir = path.join(dir, 'public/uploads');
   return {
     app, url, dir, uploadsDir,
     token: tokenOf(dir),
-    rows<T>(sql: string, ...params: unknown[]) {
-      const db = new Database(path.join(dir, '.tmp/data.db'), { readonly: true });
-      try {
-        return db.prepare(sql).all(...params) as T[];
-      } finally {
-        db.close();
-      }
-    },
+    rows: (sql, ...params) => dbRows(app.db, sql, ...params),
     uploads: () => fs.readdirSync(uploadsDir).filter((f) => f !== '.gitkeep').sort(),
     async stop() {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await app.close();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        await dropProjectDatabase(dir);
+      }
     },
   };
 }
@@ -102,6 +104,13 @@ const BIN = path.resolve(__dirname, '../../../bin/tessera.js');
 
 export async function startChildApp(o: AppOptions = {}): Promise<ChildApp> {
   const dir = prepareAppDir(o);
+  try {
+    // a child process is not started through createTessera, which the postgres project prepares: prepared here
+    if (onPostgres) await usePostgres(dir);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-child-tmp-'));
   const child = fork(BIN, ['start', dir, '--host', '127.0.0.1', '--port', '0'], {
     env: { ...process.env, NODE_ENV: 'test', TMPDIR: tmpDir },
@@ -109,13 +118,21 @@ export async function startChildApp(o: AppOptions = {}): Promise<ChildApp> {
   });
   let stderr = '';
   child.stderr?.on('data', (d) => { stderr += String(d); });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (m) => {
-      const ready = (m as { ready?: string })?.ready;
-      if (ready) resolve(ready);
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      child.on('message', (m) => {
+        const ready = (m as { ready?: string })?.ready;
+        if (ready) resolve(ready);
+      });
+      child.on('exit', (code) => reject(new Error(`tessera exited (${code}): ${stderr}`)));
     });
-    child.on('exit', (code) => reject(new Error(`tessera exited (${code}): ${stderr}`)));
-  });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+    await dropProjectDatabase(dir).catch(() => undefined); // the start's error is the one to see
+    throw err;
+  }
   const statusField = (name: string) => {
     const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : NaN;
@@ -129,6 +146,7 @@ export async function startChildApp(o: AppOptions = {}): Promise<ChildApp> {
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(tmpDir, { recursive: true, force: true });
+      await dropProjectDatabase(dir);
     },
   };
 }

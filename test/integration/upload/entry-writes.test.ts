@@ -3,6 +3,7 @@
 // caller without the upload permission stores nothing. (What they answer is compared with Strapi 4.26.2 in
 // test/compat/upload-entries.golden.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbCount } from '../../helpers/db-rows';
 import { startUploadApp, type UploadApp } from './app';
 import { midPng, tinyPng } from './fixtures';
 
@@ -26,40 +27,40 @@ async function send(method: string, path: string, body: FormData, auth = true) {
   return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-const fileCount = () => t.rows<{ n: number }>('SELECT COUNT(*) AS n FROM files')[0].n;
+const fileCount = () => dbCount(t.app.db, 'files');
 
 describe('multipart entry writes', () => {
   it('a create that fails validation keeps none of its files', async () => {
-    const [rows, bytes] = [fileCount(), t.uploads()];
+    const [rows, bytes] = [await fileCount(), t.uploads()];
     const res = await send('POST', '/api/articles', entryForm({ slug: 'no-title' }, { 'files.cover': [await midPng()], 'files.gallery': [await tinyPng()] }));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('title must be defined.');
-    expect(fileCount()).toBe(rows);
+    expect(await fileCount()).toBe(rows);
     expect(t.uploads()).toEqual(bytes);
   });
 
   it('an update of an entry that does not exist keeps none of its files', async () => {
-    const [rows, bytes] = [fileCount(), t.uploads()];
+    const [rows, bytes] = [await fileCount(), t.uploads()];
     const res = await send('PUT', '/api/articles/99999', entryForm({}, { 'files.cover': [await tinyPng()] }));
     expect(res.status).toBe(404);
-    expect(fileCount()).toBe(rows);
+    expect(await fileCount()).toBe(rows);
     expect(t.uploads()).toEqual(bytes);
   });
 
   it('a path into a component that data does not give is a 400 before anything is stored', async () => {
-    const rows = fileCount();
+    const rows = await fileCount();
     const res = await send('POST', '/api/articles', entryForm({ title: 'x', slug: 'mp-no-seo' }, { 'files.seo.shareImage': [await tinyPng()] }));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('files.seo.shareImage needs seo in data');
-    expect(fileCount()).toBe(rows);
+    expect(await fileCount()).toBe(rows);
   });
 
   it('needs the upload permission: the Public role without it stores nothing', async () => {
     await t.app.strapi.query('plugin::users-permissions.permission').deleteMany({ where: { action: 'plugin::upload.content-api.upload' } });
-    const rows = fileCount();
+    const rows = await fileCount();
     const res = await send('POST', '/api/articles', entryForm({ title: 'public', slug: 'mp-public' }, { 'files.cover': [await tinyPng()] }), false);
     expect(res.status).toBe(403);
-    expect(fileCount()).toBe(rows);
+    expect(await fileCount()).toBe(rows);
     expect(await t.app.strapi.query('api::article.article').findOne({ where: { slug: 'mp-public' } })).toBeNull();
   });
 

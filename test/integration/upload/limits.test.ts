@@ -67,14 +67,14 @@ describe('rules', () => {
     t = await startUploadApp();
     // the fixture's bootstrap grants Public article updates: take that back (through the query engine, so caches follow)
     await t.app.query('plugin::users-permissions.permission').deleteMany({ where: { action: 'api::article.article.update' } });
-    const before = { files: t.uploads(), rows: t.rows('SELECT id FROM files').length };
+    const before = { files: t.uploads(), rows: (await t.rows('SELECT id FROM files')).length };
     const tiny = await gen.tinyPng();
     const direct = await post(t, form([{ name: 'a.png', data: tiny }], { ref: 'api::article.article', refId: '1', field: 'gallery' }), { auth: false });
     expect(direct.status).toBe(403);
     const viaComponent = await post(t, form([{ name: 'a.png', data: tiny }], { ref: 'shared.seo', refId: '1', field: 'shareImage' }), { auth: false });
     expect(viaComponent.status).toBe(403);
     expect(t.uploads()).toEqual(before.files);
-    expect(t.rows('SELECT id FROM files').length).toBe(before.rows);
+    expect((await t.rows('SELECT id FROM files')).length).toBe(before.rows);
     // uploading without attaching needs only the upload permission; deleting needs destroy
     const plain = await post(t, form([{ name: 'a.png', data: tiny }]), { auth: false });
     expect(plain.status).toBe(200);
@@ -83,7 +83,7 @@ describe('rules', () => {
 
   it('creates v4\'s upload settings and the "API Uploads" folder on an empty database', async () => {
     t = await startUploadApp({ withData: false });
-    const settings = t.rows<{ key: string; value: string }>("SELECT key, value FROM strapi_core_store_settings WHERE key IN ('plugin_upload_settings', 'plugin_upload_view_configuration') ORDER BY key");
+    const settings = await t.rows<{ key: string; value: string }>("SELECT key, value FROM strapi_core_store_settings WHERE key IN ('plugin_upload_settings', 'plugin_upload_view_configuration') ORDER BY key");
     expect(settings.map((r) => [r.key, JSON.parse(r.value)])).toEqual([
       ['plugin_upload_settings', { sizeOptimization: true, responsiveDimensions: true, autoOrientation: false }],
       ['plugin_upload_view_configuration', { pageSize: 10, sort: 'createdAt:DESC' }],
@@ -92,11 +92,11 @@ describe('rules', () => {
     t.token = (await token.create({ name: 'uploads', type: 'full-access', lifespan: null })).accessKey;
     const [first] = (await post(t, form([{ name: 'a.png', data: await gen.tinyPng() }]))).body;
     const [second] = (await post(t, form([{ name: 'b.png', data: await gen.tinyPng() }]))).body;
-    expect(t.rows('SELECT id, name, path_id, path FROM upload_folders')).toEqual([{ id: 1, name: 'API Uploads', path_id: 1, path: '/1' }]);
-    expect(t.rows('SELECT file_id, folder_id, file_order FROM files_folder_links ORDER BY file_id')).toEqual([
+    expect(await t.rows('SELECT id, name, path_id, path FROM upload_folders')).toEqual([{ id: 1, name: 'API Uploads', path_id: 1, path: '/1' }]);
+    expect(await t.rows('SELECT file_id, folder_id, file_order FROM files_folder_links ORDER BY file_id')).toEqual([
       { file_id: first.id, folder_id: 1, file_order: 1 }, { file_id: second.id, folder_id: 1, file_order: 2 },
     ]);
-    const store = t.rows<{ value: string }>("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_upload_api-folder'");
+    const store = await t.rows<{ value: string }>("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_upload_api-folder'");
     expect(JSON.parse(store[0].value)).toEqual({ id: 1 });
   });
 
@@ -128,7 +128,7 @@ describe('providers', () => {
     const [file] = res.body;
     expect(file).toMatchObject({ provider: 'diskcopy', provider_metadata: { bucket: 'b' }, url: `https://cdn.example/${file.hash}.jpg?sig=1` });
     expect(file.formats.thumbnail.url).toBe(`https://cdn.example/thumbnail_${file.hash}.jpg?sig=1`);
-    expect(t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `https://cdn.example/${file.hash}.jpg` }]);
+    expect(await t.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: `https://cdn.example/${file.hash}.jpg` }]);
     expect(fs.readdirSync(remote(t.dir)).sort()).toEqual(['large', 'medium', 'small', 'thumbnail'].map((k) => `${k}_${file.hash}.jpg`).concat(`${file.hash}.jpg`).sort());
     expect(t.uploads()).not.toContain(`${file.hash}.jpg`);
     expect((await call(t, 'DELETE', `/api/upload/files/${file.id}`)).status).toBe(200);
@@ -141,6 +141,6 @@ describe('providers', () => {
     const res = await post(t, form([{ name: 'big.jpg', data: await gen.bigJpeg() }]));
     expect(res.status).toBe(500); // the provider's own failure: not the client's fault
     expect(fs.readdirSync(remote(t.dir))).toEqual([]);
-    expect(t.rows("SELECT id FROM files WHERE name = 'big.jpg'")).toEqual([]);
+    expect(await t.rows("SELECT id FROM files WHERE name = 'big.jpg'")).toEqual([]);
   });
 });

@@ -113,7 +113,7 @@ describe('REST answers with a private provider', () => {
     expect(share.formats.small).toMatchObject({ url: sign('/uploads/small_landscape_9e07983b1e.jpg'), isUrlSigned: true });
     expect(c.body.data.attributes.author.data.attributes.avatar.data.attributes).toMatchObject({ url: sign('/uploads/small_f954151f44.png'), isUrlSigned: true });
     // nothing signed is stored
-    expect(priv.rows('SELECT url FROM files WHERE id = 1')).toEqual([{ url: '/uploads/landscape_9e07983b1e.jpg' }]);
+    expect(await priv.rows('SELECT url FROM files WHERE id = 1')).toEqual([{ url: '/uploads/landscape_9e07983b1e.jpg' }]);
   });
 
   it('create, update and delete answers carry signed urls of files uploaded through the provider', async () => {
@@ -145,7 +145,7 @@ describe('REST answers with a private provider', () => {
     const deleted = await call(priv, 'DELETE', `/api/articles/${id}?populate[cover]=true`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.data.attributes.cover.data.attributes).toMatchObject({ url: sign(raw), isUrlSigned: true });
-    expect(priv.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: raw }]);
+    expect(await priv.rows('SELECT url FROM files WHERE id = ?', file.id)).toEqual([{ url: raw }]);
   });
 
   it('signs with at most SIGN_CONCURRENCY provider calls in flight per response', async () => {

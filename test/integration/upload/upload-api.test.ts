@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbCount } from '../../helpers/db-rows';
 import { call, form, post, startUploadApp, type UploadApp } from './app';
 import * as gen from './fixtures';
 
@@ -15,7 +16,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const fileCount = () => t.rows<{ n: number }>('SELECT COUNT(*) AS n FROM files')[0].n;
+const fileCount = () => dbCount(t.app.db, 'files');
 
 describe('uploading images', () => {
   it('stores a 2000x1500 jpeg with every format, each file on disk with the size it reports', async () => {
@@ -39,9 +40,9 @@ describe('uploading images', () => {
       expect(served.headers.get('content-type')).toBe('image/jpeg');
       expect(Buffer.from(await served.arrayBuffer()).length).toBe(onDisk);
     }
-    const row = t.rows<Record<string, unknown>>('SELECT folder_path, size FROM files WHERE id = ?', file.id)[0];
+    const [row] = await t.rows('SELECT folder_path, size FROM files WHERE id = ?', file.id);
     expect(row.folder_path).toBe('/1');
-    expect(t.rows('SELECT folder_id FROM files_folder_links WHERE file_id = ?', file.id)).toEqual([{ folder_id: 1 }]);
+    expect(await t.rows('SELECT folder_id FROM files_folder_links WHERE file_id = ?', file.id)).toEqual([{ folder_id: 1 }]);
   });
 
   it('gives a 400x300 png only a thumbnail and a tiny png no formats', async () => {
@@ -73,11 +74,11 @@ describe('uploading images', () => {
 
 describe('safety', () => {
   it('answers a corrupt image with a 400 and leaves no file and no row', async () => {
-    const before = { files: t.uploads(), rows: fileCount() };
+    const before = { files: t.uploads(), rows: await fileCount() };
     const res = await post(t, form([{ name: 'ok.png', type: 'image/png', data: await gen.tinyPng() }, { name: 'broken.jpg', type: 'image/jpeg', data: await gen.corruptJpeg() }]));
     expect(res).toEqual({ status: 400, body: { data: null, error: { status: 400, name: 'ApplicationError', message: 'File is not a valid image', details: {} } } });
     expect(t.uploads()).toEqual(before.files);
-    expect(fileCount()).toBe(before.rows);
+    expect(await fileCount()).toBe(before.rows);
   });
 
   it('never trusts the client type or name: an HTML page sent as photo.png is text/html, .html, and served sandboxed as a download', async () => {
@@ -91,13 +92,13 @@ describe('safety', () => {
   });
 
   it('keeps an upload out of an images-only media attribute when it is not an image', async () => {
-    const before = { files: t.uploads(), rows: fileCount() };
+    const before = { files: t.uploads(), rows: await fileCount() };
     const res = await post(t, form([{ name: 'cover.jpg', type: 'image/jpeg', data: gen.pdfFile() }], { ref: 'api::article.article', refId: '5', field: 'cover' }));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('cover.jpg is of type application/pdf, but api::article.article.cover only accepts images');
     expect(res.body.error.details.errors[0].path).toEqual(['files']);
     expect(t.uploads()).toEqual(before.files);
-    expect(fileCount()).toBe(before.rows);
+    expect(await fileCount()).toBe(before.rows);
   });
 
   it('answers a wrong field name, an unknown ref and a missing entry with 400s that name the field', async () => {
@@ -125,14 +126,14 @@ describe('attaching, replacing, deleting', () => {
     const tiny = await gen.tinyPng();
     const [a] = (await post(t, form([{ name: 'a.png', data: tiny }], { ref: 'api::article.article', refId: '7', field: 'cover' }))).body;
     const [b] = (await post(t, form([{ name: 'b.png', data: tiny }], { ref: 'api::article.article', refId: '7', field: 'cover' }))).body;
-    expect(t.rows('SELECT file_id, "order" FROM files_related_morphs WHERE related_type = ? AND related_id = 7 AND field = ?', 'api::article.article', 'cover')).toEqual([{ file_id: b.id, order: 1 }]);
+    expect(await t.rows('SELECT file_id, "order" FROM files_related_morphs WHERE related_type = ? AND related_id = 7 AND field = ?', 'api::article.article', 'cover')).toEqual([{ file_id: b.id, order: 1 }]);
     const cover = await call(t, 'GET', '/api/articles/7?fields[0]=title&populate[cover]=*');
     expect(cover.body.data.attributes.cover.data.id).toBe(b.id);
     expect(cover.body.data.attributes.cover.data.attributes).toMatchObject({ name: 'b.png', url: b.url, formats: null, mime: 'image/png' });
     expect(a.id).not.toBe(b.id);
 
     const [g] = (await post(t, form([{ name: 'g.png', data: tiny }], { ref: 'blocks.gallery', refId: '1', field: 'images' }))).body;
-    const owner = t.rows<{ entity_id: number }>("SELECT entity_id FROM articles_components WHERE component_type = 'blocks.gallery' AND component_id = 1")[0].entity_id;
+    const [{ entity_id: owner }] = await t.rows<{ entity_id: number }>("SELECT entity_id FROM articles_components WHERE component_type = 'blocks.gallery' AND component_id = 1");
     const dz = await call(t, 'GET', `/api/articles/${owner}?fields[0]=title&populate[blocks][populate]=*&publicationState=preview`);
     const gallery = dz.body.data.attributes.blocks.find((b2: { __component: string }) => b2.__component === 'blocks.gallery');
     expect(gallery.images.data.map((f: { id: number }) => f.id)).toContain(g.id);
@@ -160,8 +161,8 @@ describe('attaching, replacing, deleting', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: big.id, hash: big.hash });
     for (const f of stored) expect(t.uploads()).not.toContain(f);
-    expect(t.rows('SELECT id FROM files_related_morphs WHERE file_id = ?', big.id)).toEqual([]);
-    expect(t.rows('SELECT id FROM files_folder_links WHERE file_id = ?', big.id)).toEqual([]);
+    expect(await t.rows('SELECT id FROM files_related_morphs WHERE file_id = ?', big.id)).toEqual([]);
+    expect(await t.rows('SELECT id FROM files_folder_links WHERE file_id = ?', big.id)).toEqual([]);
     expect((await call(t, 'GET', `/api/upload/files/${big.id}`)).status).toBe(404);
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTessera, type Tessera } from '../../../src/core/tessera';
 import { Delivery } from '../../../src/webhooks/delivery';
 import { copyFixtureApp } from '../../helpers/fixture-app';
+import { secondConnection, sqlFor } from '../../helpers/test-database';
 
 interface Post { path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }
 
@@ -177,10 +178,15 @@ it('sees webhooks added while serving, answers requests while a receiver hangs, 
   const down = http.createServer();
   const downOrigin = await listen(down);
   await new Promise((r) => down.close(r)); // nothing listens there any more
-  const db = new Database(path.join(dir, '.tmp/data.db'));
-  db.prepare('INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES (?, ?, ?, ?, ?)').run('hang', `${origin}/hang`, '{}', '["entry.update"]', 1);
-  db.prepare('INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES (?, ?, ?, ?, ?)').run('down', `${downOrigin}/x`, '{}', '["entry.update"]', 1);
-  db.close();
+  // written by another connection, as another process (Strapi's admin beside Tessera) would
+  const db = secondConnection(app.db, path.join(dir, '.tmp/data.db'));
+  try {
+    const insert = sqlFor(db, 'INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES (?, ?, ?, ?, ?)');
+    await db.run(insert, ['hang', `${origin}/hang`, '{}', '["entry.update"]', db.dialect.booleanToDb(true)]);
+    await db.run(insert, ['down', `${downOrigin}/x`, '{}', '["entry.update"]', db.dialect.booleanToDb(true)]);
+  } finally {
+    await db.close();
+  }
   await new Promise((r) => setTimeout(r, 150)); // past reloadInterval
   posts.length = 0;
   await api('PUT', '/api/categories/1', { data: { priority: 1 } }); // this write reads the table again
