@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, startLoggedProjectCopy, type LoggedApp } from '../helpers/logged-app';
+import { onPostgres } from '../helpers/test-database';
 
 const CUSTOM_FIELDS_APP = path.resolve(__dirname, '../fixtures/custom-fields-app');
 const SWATCH_SCHEMA = 'src/api/swatch/content-types/swatch/schema.json';
@@ -21,8 +22,10 @@ afterAll(async () => {
 
 const call = (method: string, url: string, data?: unknown) => apiCall(running.url, method, url, data);
 
-const columns = async (table: string) =>
-  (await running.app.db.all<{ name: string; type: string }>(`PRAGMA table_info(${table})`)).map((c) => `${c.name}:${c.type}`);
+/** the live table's columns in order, `name:type` as the database names the type */
+const columns = async (table: string) => [...(await running.app.db.introspect()).get(table)!.columns.values()].map((c) => `${c.name}:${c.type}`);
+/** v4's datetime column: `datetime` on SQLite, `timestamp(6)` on PostgreSQL */
+const DATETIME = onPostgres ? 'timestamp without time zone' : 'datetime';
 
 describe('custom fields registered by the app', () => {
   it('show on strapi.contentTypes and strapi.components with their underlying type, as v4 converts them', () => {
@@ -35,9 +38,9 @@ describe('custom fields registered by the app', () => {
 
   it('are stored in the columns v4 creates for those types', async () => {
     expect(await columns('swatches')).toEqual([
-      'id:INTEGER', 'name:varchar(255)', 'color:varchar(255)', 'level:INTEGER', 'created_at:datetime', 'updated_at:datetime', 'created_by_id:INTEGER', 'updated_by_id:INTEGER',
+      'id:integer', 'name:varchar(255)', 'color:varchar(255)', 'level:integer', `created_at:${DATETIME}`, `updated_at:${DATETIME}`, 'created_by_id:integer', 'updated_by_id:integer',
     ]);
-    expect(await columns('components_shared_tints')).toEqual(['id:INTEGER', 'shade:varchar(255)']);
+    expect(await columns('components_shared_tints')).toEqual(['id:integer', 'shade:varchar(255)']);
   });
 
   it('are written, validated, filtered, sorted and read as their underlying type', async () => {
