@@ -1,16 +1,16 @@
-// The JSON compile target: SQL expressions that make SQLite write an entry in v4's REST shape, its
-// populated relations, media, components and dynamic zones included, through correlated subqueries
-// (`json_object` / `json_group_array`). It follows read-entities.ts (the JavaScript path, the reference)
-// step for step: the same hops, filters, sorts, per-parent limits and order ties, so both give the same
-// response (test/integration/read-path/ compares them on every read shape). Shapes it does not cover
-// throw JsonUnsupported and are answered by the JavaScript path.
-import type { Attribute, ContentType, Model } from '../model/types';
+// The JSON compile target: SQL expressions that make the database write an entry in v4's REST shape, its
+// populated relations, media, components and dynamic zones included, through correlated subqueries. It
+// follows read-entities.ts (the JavaScript path, the reference) step for step: the same hops, filters,
+// sorts, per-parent limits and order ties, so both give the same response (test/integration/read-path/
+// compares them on every read shape). Shapes it does not cover throw JsonUnsupported and are answered by
+// the JavaScript path. One structure for both dialects: what differs (how an object, an array, a value is
+// written) is the dialect's JsonSql: SQLite's in json-values.ts, PostgreSQL's in postgres/pg-json.ts.
+import type { Attribute, ContentType, Model, ScalarAttribute } from '../model/types';
 import type { PopulateNode } from '../query/types';
 import { compileOrderBy } from './compile-order';
 import { compileWhere } from './compile-where';
 import { selectedAttributes } from './entity-reader';
 import { hopFor, type Hop } from './hops';
-import { jsonValueExpr } from './json-values';
 import { isMediaMorph } from './media-morph';
 import { normalizePopulate } from './read-entities';
 import { rowCount } from './read-statements';
@@ -18,23 +18,61 @@ import type { SqlBuilder } from './sql-builder';
 
 export class JsonUnsupported extends Error {}
 
+/** a page holding a number JavaScript would write differently: answered by the JavaScript path */
+export class RiskyNumber extends Error {}
+
 /** a SQL string literal (keys and uids come from the model; quotes doubled all the same) */
 export function lit(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+/** (key, JSON value expression) */
+export type JsonPair = readonly [key: string, value: string];
+
+/**
+ * How one dialect writes JSON in SQL. Every expression it returns is a JSON value in the dialect's own
+ * representation (SQLite: a value with the JSON subtype; PostgreSQL: JSON text, never NULL).
+ */
+export interface JsonSql {
+  /** `{ key: value, ... }`, keys in the order given */
+  object(pairs: readonly JsonPair[]): string;
+  /** a string (keys and uids of the model) */
+  string(s: string): string;
+  /** an integer expression that is never NULL (ids, counts) */
+  integer(expr: string): string;
+  /** a scalar subquery selecting one JSON value; no row: null */
+  one(subquery: string): string;
+  /** an aggregate of `value` ordered by `order`: an array, or null when empty and `nullWhenEmpty` */
+  array(value: string, order: string, nullWhenEmpty: boolean): string;
+  /** a JSON value read back from a subquery's column */
+  passed(column: string): string;
+  /** `[]` */
+  readonly emptyArray: string;
+  /** the value of a scalar attribute of the row `alias` of `table`, exactly as values.ts fromDb converts it */
+  value(attr: ScalarAttribute, alias: string, table: string): string;
+  /** how the page of ids joins the entry table (SQLite: CROSS JOIN keeps the page first) */
+  readonly pageJoin: string;
+  /** ` LIMIT n OFFSET m` of the page of ids */
+  pageLimit(b: SqlBuilder, limit: number | undefined, offset: number | undefined): string;
+  /** an entry's text as the database wrote it -> as sent; throws RiskyNumber where the JavaScript path must answer */
+  finish(text: string): string;
+  /** what else the compiled SQL depends on, in compiled-statement keys (PostgreSQL: the time zone) */
+  readonly key: string;
+}
+
 export interface JsonCompiler {
   b: SqlBuilder;
   model: Model;
+  j: JsonSql;
 }
 
-/** `'key', <value>, ...` of the scalars (in the order `select` names them), then of the populated attributes, in the JS path's key order */
-function pairs(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNode): string[] {
-  const out = selectedAttributes(ct, node.select).map((a) => `${lit(a.name)}, ${jsonValueExpr(c.b.dialect, a, alias)}`);
+/** the scalars (in the order `select` names them), then the populated attributes, in the JS path's key order */
+function pairs(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNode): JsonPair[] {
+  const out: JsonPair[] = selectedAttributes(ct, node.select).map((a) => [a.name, c.j.value(a, alias, ct.collectionName)]);
   if (node.populate) {
     for (const [name, sub] of normalizePopulate(ct, node.populate)) {
       const value = populated(c, ct, alias, ct.attributes[name], sub);
-      if (value !== null) out.push(`${lit(name)}, ${value}`);
+      if (value !== null) out.push([name, value]);
     }
   }
   return out;
@@ -42,13 +80,14 @@ function pairs(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNo
 
 /** an entry: `{ id, attributes: {...} }` */
 export function entryJson(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNode): string {
-  return `json_object('id', ${alias}.id, 'attributes', json_object(${pairs(c, ct, alias, node).join(', ')}))`;
+  return c.j.object([['id', c.j.integer(`${alias}.id`)], ['attributes', c.j.object(pairs(c, ct, alias, node))]]);
 }
 
 /** a component or a dynamic-zone item: flat, `{ id[, __component], ...fields }` */
 function flatJson(c: JsonCompiler, ct: ContentType, alias: string, node: PopulateNode, tagged: boolean): string {
-  const head = tagged ? [`'id', ${alias}.id`, `'__component', ${lit(ct.uid)}`] : [`'id', ${alias}.id`];
-  return `json_object(${[...head, ...pairs(c, ct, alias, node)].join(', ')})`;
+  const id: JsonPair = ['id', c.j.integer(`${alias}.id`)];
+  const head: JsonPair[] = tagged ? [id, ['__component', c.j.string(ct.uid)]] : [id];
+  return c.j.object([...head, ...pairs(c, ct, alias, node)]);
 }
 
 function isToMany(attr: Attribute): boolean {
@@ -63,7 +102,7 @@ function populated(c: JsonCompiler, ct: ContentType, alias: string, attr: Attrib
   if (attr.kind === 'dynamiczone') return dynamicZone(c, ct, alias, attr, node);
   if (isMediaMorph(ct, attr)) throw new JsonUnsupported(`${ct.uid}.${attr.name}: a file's related entries`);
   if (attr.kind === 'relation' && attr.relation.startsWith('morph')) return null;
-  const wrap = (v: string) => (attr.kind === 'component' ? v : `json_object('data', ${v})`);
+  const wrap = (v: string) => (attr.kind === 'component' ? v : c.j.object([['data', v]]));
   if (node.count) return wrap(counted(c, ct, alias, attr, node));
   const hop = hopFor(c.b, c.model, ct, attr);
   const item = (a: string) => (attr.kind === 'component' ? flatJson(c, hop.target, a, node, false) : entryJson(c, hop.target, a, node));
@@ -97,29 +136,28 @@ function toOne(c: JsonCompiler, hop: Hop, parent: string, node: PopulateNode, it
   const order = orderOf(c, hop, node);
   const page = paging(node);
   const limit = page ? ` LIMIT ${page.hi > page.lo ? 1 : 0} OFFSET ${rowCount(c.b, page.lo)}` : ' LIMIT 1';
-  // json(): through ORDER BY ... LIMIT the JSON subtype may be lost (read-path-json.md, pitfall 2)
-  return `json((SELECT ${json} ${hop.from} ${where} ORDER BY ${order}${limit}))`;
+  return c.j.one(`SELECT ${json} ${hop.from} ${where} ORDER BY ${order}${limit}`);
 }
 
 function toMany(c: JsonCompiler, hop: Hop, parent: string, node: PopulateNode, item: (alias: string) => string, nullWhenEmpty: boolean): string {
   const page = paging(node);
-  const agg = (value: string, order: string) => (nullWhenEmpty ? `CASE WHEN COUNT(*) THEN json_group_array(${value} ORDER BY ${order}) END` : `json_group_array(${value} ORDER BY ${order})`);
   if (!page) {
     const json = item(hop.alias);
     const order = orderOf(c, hop, node);
-    return `(SELECT ${agg(json, order)} ${hop.from} ${linkWhere(c, hop, parent, node)})`;
+    return `(SELECT ${c.j.array(json, order, nullWhenEmpty)} ${hop.from} ${linkWhere(c, hop, parent, node)})`;
   }
   const json = item(hop.alias);
   const order = orderOf(c, hop, node);
   const inner = `SELECT ${json} AS j, ROW_NUMBER() OVER (ORDER BY ${order}) AS rn ${hop.from} ${linkWhere(c, hop, parent, node)}`;
-  return `(SELECT ${agg('json(x.j)', 'x.rn')} FROM (${inner}) x WHERE x.rn > ${c.b.param(page.lo)} AND x.rn <= ${c.b.param(page.hi)})`;
+  return `(SELECT ${c.j.array(c.j.passed('x.j'), 'x.rn', nullWhenEmpty)} FROM (${inner}) x WHERE x.rn > ${c.b.param(page.lo)} AND x.rn <= ${c.b.param(page.hi)})`;
 }
 
 /** `count`: the number of linked rows passing the node's filters */
 function counted(c: JsonCompiler, ct: ContentType, parent: string, attr: Attribute, node: PopulateNode): string {
   const hop = hopFor(c.b, c.model, ct, attr);
   const n = `(SELECT COUNT(*) ${hop.from} ${linkWhere(c, hop, parent, node)})`;
-  return attr.kind === 'component' ? `json_object('count', ${n})` : `json_object('attributes', json_object('count', ${n}))`;
+  const count = c.j.object([['count', c.j.integer(n)]]);
+  return attr.kind === 'component' ? count : c.j.object([['attributes', count]]);
 }
 
 /**
@@ -138,6 +176,6 @@ function dynamicZone(c: JsonCompiler, ct: ContentType, parent: string, attr: Att
     const where = linkWhere(c, hop, parent, { where: sub.where });
     branches.push(`SELECT ${json} AS j, COALESCE(${l}.${c.b.q('order')}, 0) AS o, ${l}.id AS k ${hop.from} ${where}`);
   }
-  if (!branches.length) return `json_array()`;
-  return `(SELECT json_group_array(json(u.j) ORDER BY u.o, u.k) FROM (${branches.join(' UNION ALL ')}) u)`;
+  if (!branches.length) return c.j.emptyArray;
+  return `(SELECT ${c.j.array(c.j.passed('u.j'), 'u.o, u.k', false)} FROM (${branches.join(' UNION ALL ')}) u)`;
 }

@@ -1,5 +1,6 @@
-// Attribute values written as JSON by SQLite itself (the JSON compile target, json-entries.ts), giving
-// exactly the JSON that `JSON.stringify(fromDb(type, value))` gives on the JavaScript path.
+// SQLite's form of the JSON compile target (json-entries.ts, `sqliteJson`): json_object /
+// json_group_array, and attribute values written as JSON by SQLite itself, giving exactly the JSON that
+// `JSON.stringify(fromDb(type, value))` gives on the JavaScript path.
 //
 // Each expression handles the storage class v4 writes for its type in SQL (epoch-ms integers for
 // datetimes, 0/1 for booleans, JSON text, ...). Every other storage class goes to `tessera_json_value`,
@@ -10,6 +11,9 @@
 // infinite REAL, a JSON column's 1e400 or -0: RISKY_NUMBER on the text). read-path-json.md, pitfalls 3-5, 13.
 import type { ScalarAttribute, ScalarType } from '../model/types';
 import type { Dialect } from './dialect';
+import { lit, RiskyNumber, type JsonSql } from './json-entries';
+import { sqliteDialect } from './sqlite/sqlite-dialect';
+import { limitClause } from './read-statements';
 import { fromDb } from './values';
 
 /** the SQL function behind every exact fallback: (type, value) -> JSON text */
@@ -67,8 +71,9 @@ export function jsonValueExpr(dialect: Dialect, attr: ScalarAttribute, alias: st
     case 'decimal':
       // JS: Number(v) for a text. SQLite writes a REAL with its point (`10.0`, `1.0e+21`), JavaScript a whole
       // number without it (`10`, `1e+21`): a whole REAL up to 2^53 is written as the integer (-0.0 as `0`, as
-      // JavaScript writes it), a REAL past 2^53 (always whole) by the exact fallback
-      return `CASE typeof(${c}) WHEN 'text' THEN ${f} WHEN 'real' THEN CASE WHEN abs(${c}) > ${MAX_SAFE} THEN ${f} WHEN ${c} = CAST(${c} AS INTEGER) THEN CAST(${c} AS INTEGER) ELSE ${c} END ELSE ${c} END`;
+      // JavaScript writes it), a REAL past 2^53 (always whole) by the exact fallback. SQLite writes an exponent
+      // below 1e-4 (`1.0e-07`, JavaScript `1e-7` or `0.00001`) and may from 1e15: those by the exact fallback too
+      return `CASE typeof(${c}) WHEN 'text' THEN ${f} WHEN 'real' THEN CASE WHEN abs(${c}) > ${MAX_SAFE} THEN ${f} WHEN ${c} = CAST(${c} AS INTEGER) THEN CAST(${c} AS INTEGER) WHEN abs(${c}) < 1e-4 OR abs(${c}) >= 1e15 THEN ${f} ELSE ${c} END ELSE ${c} END`;
     case 'json':
       // JS: JSON.parse of a text, the text itself when it is not (strict) JSON, any other value as it is
       return `CASE typeof(${c}) WHEN 'text' THEN CASE WHEN json_valid(${c}) THEN json(${c}) ELSE ${f} END WHEN 'blob' THEN ${f} ELSE ${c} END`;
@@ -77,3 +82,22 @@ export function jsonValueExpr(dialect: Dialect, attr: ScalarAttribute, alias: st
       return c;
   }
 }
+
+export const sqliteJson: JsonSql = {
+  object: (pairs) => `json_object(${pairs.map(([k, v]) => `${lit(k)}, ${v}`).join(', ')})`,
+  string: lit,
+  integer: (expr) => expr,
+  // json(): through ORDER BY ... LIMIT the JSON subtype may be lost (read-path-json.md, pitfall 2)
+  one: (subquery) => `json((${subquery}))`,
+  array: (value, order, nullWhenEmpty) => (nullWhenEmpty ? `CASE WHEN COUNT(*) THEN json_group_array(${value} ORDER BY ${order}) END` : `json_group_array(${value} ORDER BY ${order})`),
+  passed: (column) => `json(${column})`,
+  emptyArray: 'json_array()',
+  value: (attr, alias) => jsonValueExpr(sqliteDialect, attr, alias),
+  pageJoin: 'CROSS JOIN',
+  pageLimit: limitClause,
+  key: '',
+  finish(text) {
+    if (RISKY_NUMBER.test(text)) throw new RiskyNumber();
+    return text;
+  },
+};

@@ -1,19 +1,22 @@
 // Reads through the JSON compile target: ONE statement returns the page's entries as JSON texts (v4's
 // REST shape, population included) and, when asked, the total in a column; the caller writes the
-// envelope. Compiled once per stable query (stable-queries.ts) and prepared once per SQL text. Returns
-// null where the JavaScript path must answer: a shape json-entries.ts does not cover, another dialect,
-// a statement SQLite refused (a value it cannot write as JSON) or a number JavaScript writes differently.
-// Such a fallback is logged once per statement shape; any other error (the database's own, a client's)
-// is thrown as the JavaScript path would throw it.
+// envelope. Compiled once per stable query (stable-queries.ts) and prepared once per SQL text, on SQLite
+// and PostgreSQL alike (the dialect's JsonSql: json-values.ts, postgres/pg-json.ts). Returns null where the
+// JavaScript path must answer: a shape json-entries.ts does not cover, a statement the database refused
+// as compiled (SQLite: a value it cannot write as JSON; PostgreSQL: another writer's column type) or a
+// number JavaScript writes differently (SQLite). Such a fallback is logged once per statement shape; any
+// other error (the database's own, a client's) is thrown as the JavaScript path would throw it.
+import pg from 'pg';
 import type { ContentType, Model } from '../model/types';
 import type { FindParams } from '../query/types';
 import type { Database } from './dialect';
 import { compileOrderBy } from './compile-order';
 import { compileWhere } from './compile-where';
 import { countKey, lookupCount } from './count-cache';
-import { entryJson, JsonUnsupported } from './json-entries';
-import { RISKY_NUMBER } from './json-values';
-import { countSql, limitClause, ROOT, type Statement } from './read-statements';
+import { entryJson, JsonUnsupported, RiskyNumber, type JsonSql } from './json-entries';
+import { sqliteJson } from './json-values';
+import { postgresJsonFor } from './postgres/pg-json';
+import { countSql, ROOT, type Statement } from './read-statements';
 import { SqlBuilder } from './sql-builder';
 import { compileOnce } from './stable-queries';
 
@@ -53,25 +56,25 @@ function compileOrNull<T>(compile: () => T): Cached<T> {
  * written for the page's rows only; the outer query sorts those rows again (the order always ends with
  * the id, so it is the page's order). The total, when asked, is an uncorrelated subquery: run once.
  */
-function pageStatement(db: Database, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Statement {
+function pageStatement(db: Database, j: JsonSql, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Statement {
   const b = new SqlBuilder(db.dialect);
   const table = b.q(ct.collectionName);
-  const entry = entryJson({ b, model }, ct, ROOT, { select: params.select, populate: params.populate });
+  const entry = entryJson({ b, model, j }, ct, ROOT, { select: params.select, populate: params.populate });
   const total = withCount ? `, (${countSql(b, model, ct, params.where, 'c0')}) AS n` : '';
   const where = compileWhere(b, model, ct, ROOT, params.where);
   const pageOrder = compileOrderBy(b, model, ct, ROOT, params.orderBy);
-  const page = `SELECT ${ROOT}.id AS id FROM ${table} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${pageOrder}${limitClause(b, params.limit, params.offset)}`;
+  const page = `SELECT ${ROOT}.id AS id FROM ${table} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${pageOrder}${j.pageLimit(b, params.limit, params.offset)}`;
   const order = compileOrderBy(b, model, ct, ROOT, params.orderBy);
-  return { sql: `SELECT ${entry} AS j${total} FROM (${page}) p CROSS JOIN ${table} ${ROOT} ON ${ROOT}.id = p.id ORDER BY ${order}`, params: b.params };
+  return { sql: `SELECT ${entry} AS j${total} FROM (${page}) p ${j.pageJoin} ${table} ${ROOT} ON ${ROOT}.id = p.id ORDER BY ${order}`, params: b.params };
 }
 
-function pagePlan(db: Database, model: Model, ct: ContentType, params: FindParams): Cached<PagePlan> {
-  return compileOnce(params, `json-page:${ct.uid}`, false, () => compileOrNull(() => {
+function pagePlan(db: Database, j: JsonSql, model: Model, ct: ContentType, params: FindParams): Cached<PagePlan> {
+  return compileOnce(params, `json-page:${ct.uid}${j.key}`, false, () => compileOrNull(() => {
     const cb = new SqlBuilder(db.dialect);
     const count = { sql: countSql(cb, model, ct, params.where), params: cb.params };
     return {
-      counted: pageStatement(db, model, ct, params, true),
-      plain: pageStatement(db, model, ct, params, false),
+      counted: pageStatement(db, j, model, ct, params, true),
+      plain: pageStatement(db, j, model, ct, params, false),
       count,
       countKey: countKey(count.sql, count.params),
     };
@@ -84,14 +87,6 @@ export interface JsonPage {
   total?: number;
 }
 
-class RiskyNumber extends Error {}
-
-/** JSON texts whose numbers JavaScript would write differently (json-values.ts) are not used */
-function checked(text: string): string {
-  if (RISKY_NUMBER.test(text)) throw new RiskyNumber();
-  return text;
-}
-
 /**
  * SQLite's result codes for a statement it refuses to run as compiled, or a value in it (a BLOB where JSON
  * goes, a JSON text too big): the JavaScript path reads the same rows without writing JSON. Every other
@@ -100,10 +95,30 @@ function checked(text: string): string {
  */
 const STATEMENT_CODES = new Set(['SQLITE_ERROR', 'SQLITE_TOOBIG', 'SQLITE_MISMATCH', 'SQLITE_RANGE']);
 
+/**
+ * PostgreSQL's classes of the same kind: 42 (syntax, an undefined function or operator, a type mismatch such
+ * as a boolean attribute in another writer's integer column), 54 (a program limit: stack depth, too many
+ * arguments) and 0A (not supported). Data errors (22: a client's value, which the JavaScript path binds
+ * too), connection, resource, lock and cancel errors are the database's own.
+ */
+const POSTGRES_STATEMENT_CLASSES = /^(42|54|0A)/;
+
 /** an error of the JSON target itself (answered by the JavaScript path), as opposed to one to throw */
 function isJsonTargetError(err: unknown): err is Error {
   if (err instanceof RiskyNumber) return true;
-  return err instanceof Error && err.name === 'SqliteError' && STATEMENT_CODES.has(String((err as { code?: unknown }).code));
+  if (!(err instanceof Error)) return false;
+  const code = String((err as { code?: unknown }).code);
+  if (err.name === 'SqliteError') return STATEMENT_CODES.has(code);
+  return err instanceof pg.DatabaseError && POSTGRES_STATEMENT_CLASSES.test(code);
+}
+
+/**
+ * The dialect's JsonSql. PostgreSQL's depends on the process's time zone, checked once per database: a
+ * promise only then (no await on the hot path).
+ */
+function jsonSqlOf(db: Database): JsonSql | Promise<JsonSql> {
+  if (db.dialect.name === 'sqlite') return sqliteJson;
+  return postgresJsonFor(db, (zone) => warn(db, new Error(`time zone ${zone}`), `JSON read path: PostgreSQL does not convert the process's time zone ${zone} as Node does (or does not know it): its datetimes are converted by JavaScript`));
 }
 
 export type JsonFallbackWarn = (err: Error, message: string) => void;
@@ -128,8 +143,12 @@ function warnOnce(db: Database, ct: ContentType, sql: string, err: Error): void 
   seen.add(sql);
   const reason = err instanceof RiskyNumber ? 'a number JavaScript writes differently' : err.message;
   const message = `JSON read path: a read of ${ct.uid} was answered by the JavaScript path (${reason}); after ${MAX_FAILURES} such failures in a row its query shape stays there`;
-  const warn = warnings.get(db);
-  if (warn) warn(err, message);
+  warn(db, err, message);
+}
+
+function warn(db: Database, err: Error, message: string): void {
+  const log = warnings.get(db);
+  if (log) log(err, message);
   else process.emitWarning(message, { code: 'TESSERA_JSON_FALLBACK' });
 }
 
@@ -151,13 +170,14 @@ async function run<T, R>(db: Database, ct: ContentType, cached: Cached<T>, shape
 
 /** A page of entries as JSON texts, with the total when `withCount`; null: use the JavaScript path. */
 export async function findEntriesJson(db: Database, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Promise<JsonPage | null> {
-  if (db.dialect.name !== 'sqlite') return null;
-  return run(db, ct, pagePlan(db, model, ct, params), (plan) => plan.plain.sql, async (plan) => {
+  const form = jsonSqlOf(db);
+  const j = form instanceof Promise ? await form : form;
+  return run(db, ct, pagePlan(db, j, model, ct, params), (plan) => plan.plain.sql, async (plan) => {
     const cache = withCount ? lookupCount(db, plan.countKey) : undefined;
     const counting = cache !== undefined && cache.total === undefined;
     const s = counting ? plan.counted : plan.plain;
     const rows = await db.all<{ j: string; n?: number }>(s.sql, s.params);
-    const entries = rows.map((r) => checked(r.j));
+    const entries = rows.map((r) => j.finish(r.j));
     if (!cache) return { entries };
     if (!counting) return { entries, total: cache.total };
     // an empty page has no row to carry the total
@@ -167,10 +187,10 @@ export async function findEntriesJson(db: Database, model: Model, ct: ContentTyp
   });
 }
 
-function onePlan(db: Database, model: Model, ct: ContentType, params: FindParams): Cached<OnePlan> {
-  return compileOnce(params, `json-one:${ct.uid}`, false, () => compileOrNull(() => {
+function onePlan(db: Database, j: JsonSql, model: Model, ct: ContentType, params: FindParams): Cached<OnePlan> {
+  return compileOnce(params, `json-one:${ct.uid}${j.key}`, false, () => compileOrNull(() => {
     const b = new SqlBuilder(db.dialect);
-    const entry = entryJson({ b, model }, ct, ROOT, { select: params.select, populate: params.populate });
+    const entry = entryJson({ b, model, j }, ct, ROOT, { select: params.select, populate: params.populate });
     const id = b.param(0);
     const idIndex = b.params.length - 1;
     const where = compileWhere(b, model, ct, ROOT, params.where);
@@ -184,12 +204,13 @@ function onePlan(db: Database, model: Model, ct: ContentType, params: FindParams
  * JavaScript path must answer.
  */
 export async function findEntryJson(db: Database, model: Model, ct: ContentType, params: FindParams, id: number): Promise<string | null | undefined> {
-  if (db.dialect.name !== 'sqlite') return undefined;
-  const r = await run(db, ct, onePlan(db, model, ct, params), (plan) => plan.statement.sql, async ({ statement, idIndex }) => {
+  const form = jsonSqlOf(db);
+  const j = form instanceof Promise ? await form : form;
+  const r = await run(db, ct, onePlan(db, j, model, ct, params), (plan) => plan.statement.sql, async ({ statement, idIndex }) => {
     const values = statement.params.slice();
     values[idIndex] = id;
     const row = await db.get<{ j: string }>(statement.sql, values);
-    return { json: row ? checked(row.j) : null };
+    return { json: row ? j.finish(row.j) : null };
   });
   return r ? r.json : undefined;
 }

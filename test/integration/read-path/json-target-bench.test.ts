@@ -8,21 +8,22 @@ import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../../bench/generate';
 import { DEFAULT_SHAPE } from '../../../bench/lib/content';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { fixtureModel } from '../../helpers/fixture-model';
+import { openTestDatabase } from '../../helpers/test-database';
 import { expectSameAnswer, targetsFor, type Targets } from './targets';
 import { eachId } from './shapes';
 
 const ARTICLES = 240;
 let dir: string;
-let db: SqliteDatabase;
+let db: Database;
 let t: Targets;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-json-bench-'));
   const file = path.join(dir, 'bench.db');
   await generateDataset(file, { ...DEFAULT_SHAPE, articles: ARTICLES });
-  db = new SqliteDatabase(file);
+  db = await openTestDatabase(file);
   t = targetsFor(db, fixtureModel());
 }, 60_000);
 afterAll(async () => {

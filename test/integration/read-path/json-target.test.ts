@@ -4,20 +4,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDatabase } from '../../../src/storage/sqlite/sqlite-database';
+import type { Database } from '../../../src/storage/dialect';
 import { FIXTURE_DB, fixtureModel } from '../../helpers/fixture-model';
+import { openTestDatabase } from '../../helpers/test-database';
 import { bothTargets, expectSameAnswer, targetsFor, type Outcome, type Targets } from './targets';
 import { eachId, FIXTURE_SHAPES, goldenReads } from './shapes';
 
 let dir: string;
-let db: SqliteDatabase;
+let db: Database;
 let t: Targets;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-json-target-'));
   fs.copyFileSync(FIXTURE_DB, path.join(dir, 'data.db'));
   fs.chmodSync(path.join(dir, 'data.db'), 0o644);
-  db = new SqliteDatabase(path.join(dir, 'data.db'));
+  db = await openTestDatabase(path.join(dir, 'data.db'));
   t = targetsFor(db, fixtureModel());
 });
 afterAll(async () => {

@@ -87,10 +87,11 @@ export async function bothTargets(t: Targets, url: string): Promise<{ outcome: O
 export async function expectSameAnswer(t: Targets, url: string): Promise<Outcome> {
   const r = await bothTargets(t, url);
   if (r.outcome === 'compared') {
-    // the same values as a client parses them (Object.is: -0 is not 0), and the same key order
+    // the same values as a client parses them (Object.is: -0 is not 0), the same key order, the same bytes
     const json = JSON.parse(r.json!) as unknown;
     expect(json, url).toStrictEqual(JSON.parse(r.js!));
     expect(JSON.stringify(json), url).toBe(r.js);
+    expect(r.json, url).toBe(r.js);
   }
   return r.outcome;
 }
