@@ -14,6 +14,7 @@ import { graphqlCompared, graphqlFailedUnderLoad, graphqlFailure } from './lib/g
 import { BENCH_DIR, FIXTURE_DATA, makeProjectCopy, REPO } from './lib/fixture';
 import { runLoad } from './lib/load';
 import { parseOptions, type RunOptions } from './lib/options';
+import { clonesOf, ensurePostgresDataset, pointProjectAt, type Clones } from './lib/postgres';
 import { aggregate, consoleReport, markdownReport, withRatios, type CaseResult, type Measurement, type RunSummary } from './lib/report';
 import { startFloor, startStrapi, startTessera, withRssSampling, type RunningServer } from './lib/servers';
 import { countStatements, openFloorInProcess, openTesseraInProcess, timeInProcess } from './lib/statements';
@@ -26,6 +27,34 @@ const loadavg = () => os.loadavg()[0];
 
 /** servers to stop if the run is interrupted (Ctrl-C): real Strapi runs detached through its start.sh */
 const interrupted = new Set<RunningServer>();
+/** the run's PostgreSQL databases, dropped if it is interrupted */
+let runClones: Clones | undefined;
+
+/**
+ * Where each server's data lives: on SQLite a copy of the dataset file (the workspace's), on PostgreSQL a copy
+ * of the dataset's template database per server (bench/lib/postgres.ts).
+ */
+interface Databases {
+  /** points a project copy at its own database (SQLite: the file already in it) */
+  project(dir: string, label: string): Promise<void>;
+  /** the floor's database: the SQLite file, or a connection string */
+  floor(file: string): Promise<string>;
+  /** real Strapi's DATABASE_URL on PostgreSQL */
+  strapi(): Promise<string | undefined>;
+}
+
+async function databasesFor(o: RunOptions, dataset: string, runId: string): Promise<Databases> {
+  const adminUrl = o.postgres;
+  if (!adminUrl) return { project: async () => undefined, floor: async (file) => file, strapi: async () => undefined };
+  const template = await ensurePostgresDataset(adminUrl, o.pgPrefix, dataset, o.log);
+  const clones = clonesOf(adminUrl, o.pgPrefix, template, runId);
+  runClones = clones;
+  return {
+    project: async (dir, label) => pointProjectAt(dir, await clones.clone(label)),
+    floor: () => clones.clone('floor'),
+    strapi: () => clones.clone('strapi'),
+  };
+}
 
 function describeTessera(repo: string): string {
   try {
@@ -60,10 +89,11 @@ const VS_ROWS: { label: string; request(size: number): InjectRequest; failure(st
 ];
 
 /** Statements per request and in-process time per request, Tessera and the floors side by side in this process. */
-async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace, notes: string[]): Promise<InProcessResults> {
+async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace, dbs: Databases, notes: string[]): Promise<InProcessResults> {
   const statements = new Map<string, CaseResult['statements']>();
   const micros = new Map<string, CaseResult['inProcessUs']>();
   const project = makeProjectCopy(path.join(ws.dir, 'statements'), path.join(ws.tesseraProject, '.tmp/data.db'));
+  await dbs.project(project, 'statements');
   const tessera = await openTesseraInProcess(o.tessera, project);
   const floors = floorsFor(o, cases).map((v) => ({ name: `floor-${v}` as const, target: openFloorInProcess(ws.floorDb, v) }));
   const vsRows: RunSummary['statementsVsRows'] = [];
@@ -100,6 +130,17 @@ async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseCont
     for (const f of floors) await f.target.close();
   }
   return { statements, micros, vsRows };
+}
+
+async function postgresVersion(adminUrl: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return `PostgreSQL ${(await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v}`;
+  } finally {
+    await c.end();
+  }
 }
 
 async function coldStarts(o: RunOptions, ws: Workspace): Promise<RunSummary['coldStart']> {
@@ -159,12 +200,14 @@ async function probeWrite(c: BenchCase, ctx: CaseContext, s: RunningServer): Pro
 
 function writeResults(o: RunOptions, summary: RunSummary): { json: string; md: string; svg: string } {
   fs.mkdirSync(o.out, { recursive: true });
-  const stem = path.join(o.out, summary.date);
+  // a run on PostgreSQL or with workers beside the day's SQLite one; latest.* is the default run's
+  const variant = `${o.postgres ? '-postgres' : ''}${o.workers > 1 ? `-workers${o.workers}` : ''}`;
+  const stem = path.join(o.out, summary.date + variant);
   const svg = ratioChart(summary);
   fs.writeFileSync(`${stem}.svg`, svg);
   fs.writeFileSync(`${stem}.json`, JSON.stringify(summary, null, 2) + '\n');
-  fs.writeFileSync(`${stem}.md`, markdownReport(summary, `${summary.date}.svg`));
-  if (o.latest) {
+  fs.writeFileSync(`${stem}.md`, markdownReport(summary, `${path.basename(stem)}.svg`));
+  if (o.latest && !variant) {
     fs.writeFileSync(path.join(o.out, 'latest.svg'), svg);
     fs.writeFileSync(path.join(o.out, 'latest.md'), markdownReport(summary, 'latest.svg'));
   }
@@ -177,7 +220,10 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
   const cases = CASES.filter((c) => o.cases.includes(c.id));
   const ctx: CaseContext = { shape: { ...DEFAULT_SHAPE, articles: o.articles }, runId };
   const { file: dataset } = await ensureDataset(o.articles, o.log, o.cacheDir);
-  const ws = makeWorkspace(o, dataset, runId);
+  const dbs = await databasesFor(o, dataset, runId);
+  const sqliteWs = makeWorkspace(o, dataset, runId);
+  await dbs.project(sqliteWs.tesseraProject, 'tessera');
+  const ws = { ...sqliteWs, floorDb: await dbs.floor(sqliteWs.floorDb) };
   const running: RunningServer[] = [];
   const notes: string[] = [
     'Servers run as separate processes on 127.0.0.1; the load generator (autocannon, in the runner process) shares the same cores, as in ../shared/spec/stack-notes.md.',
@@ -190,12 +236,15 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
   }
   try {
     o.log(`statements and time per request, in-process ...`);
-    const stmts = await measureInProcess(o, cases, ctx, ws, notes);
-    const coldStart = await coldStarts(o, ws);
+    const stmts = await measureInProcess(o, cases, ctx, ws, dbs, notes);
+    // on PostgreSQL the cold start is the main dataset's only (the others are SQLite files)
+    const coldStart = o.postgres ? [] : await coldStarts(o, ws);
+    if (o.postgres) notes.push(`On PostgreSQL (${await postgresVersion(o.postgres)}): every server on its own copy of one database holding the dataset; the floor is the pg variant (one statement per request, JSON written by PostgreSQL); cold starts of the extra datasets are not measured.`);
+    if (o.workers > 1) notes.push(`Tessera ran with \`--workers ${o.workers}\` (its RSS is the primary's and the workers' together).`);
 
     o.log('starting servers on the dataset ...');
     const idleMb: RunSummary['memory']['idleMb'] = {};
-    const tessera = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log') });
+    const tessera = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), workers: o.workers });
     running.push(tessera);
     interrupted.add(tessera);
     coldStart.push({ server: 'tessera', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [tessera.coldStartMs] });
@@ -205,7 +254,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
       interrupted.add(floor);
     }
     if (o.vsStrapi) {
-      const strapi = await startStrapi({ dir: o.strapiDir, port: o.strapiPort, db: dataset, logFile: path.join(ws.logs, 'strapi.log') });
+      const strapi = await startStrapi({ dir: o.strapiDir, port: o.strapiPort, db: dataset, databaseUrl: await dbs.strapi(), logFile: path.join(ws.logs, 'strapi.log') });
       running.push(strapi);
       interrupted.add(strapi);
       coldStart.push({ server: 'strapi', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [strapi.coldStartMs] });
@@ -274,7 +323,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     const base: Omit<RunSummary, 'targets'> = {
       date,
       command: o.command,
-      settings: { articles: o.articles, duration: o.duration, warmup: o.warmup, passes: o.passes, connections: o.connections, vsStrapi: o.vsStrapi },
+      settings: { articles: o.articles, duration: o.duration, warmup: o.warmup, passes: o.passes, connections: o.connections, vsStrapi: o.vsStrapi, database: o.postgres ? 'postgres' : 'sqlite', workers: o.workers },
       environment: {
         node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', loadavgStart: loadStart, loadavgEnd: os.loadavg(),
         tessera: describeTessera(o.tessera),
@@ -299,6 +348,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     }
     if (!o.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
     else o.log(`workspace kept: ${ws.dir}`);
+    await runClones?.dropAll().catch((e) => o.log(`dropping the run's PostgreSQL databases: ${String(e)}`));
   }
 }
 
@@ -311,7 +361,7 @@ async function main(argv: string[]): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       console.error(`\n${signal}: stopping the servers`);
-      void Promise.all([...interrupted].map((s) => s.stop().catch(() => undefined))).then(() => {
+      void Promise.all([...[...interrupted].map((s) => s.stop().catch(() => undefined)), runClones?.dropAll().catch(() => undefined)]).then(() => {
         for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
         process.exit(130);
       });

@@ -79,3 +79,33 @@ export function jsonEntry(spec: FieldSpec, alias: string, extra = ''): string {
 export function jsonComponent(spec: FieldSpec, alias: string, uid?: string): string {
   return `json_object('id', ${alias}.id${uid ? `, '__component', '${uid}'` : ''}, ${jsonPairs(spec, alias)})`;
 }
+
+// ---- SQL side (PostgreSQL JSON functions, for the pg floor) ----
+
+/**
+ * A column as v4 shows it on PostgreSQL: timestamps (no time zone, the process's wall time: UTC here) as ISO
+ * text with milliseconds and `Z`, bigintegers as exact text; booleans, numbers, dates and jsonb as they are.
+ */
+function pgValue(alias: string, col: string, type: FieldType): string {
+  const c = `${alias}."${col}"`;
+  switch (type) {
+    case 't': return `to_char(${c}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    case 'big': return `${c}::text`;
+    default: return c;
+  }
+}
+
+/** `'key', <expr>, ...` for json_build_object(...) */
+export function pgPairs(spec: FieldSpec, alias: string): string {
+  return spec.map(([key, col, type]) => `'${key}', ${pgValue(alias, col, type)}`).join(', ');
+}
+
+/** `{ id, attributes: {...} }` of an entry */
+export function pgEntry(spec: FieldSpec, alias: string, extra = ''): string {
+  return `json_build_object('id', ${alias}.id, 'attributes', json_build_object(${pgPairs(spec, alias)}${extra ? `, ${extra}` : ''}))`;
+}
+
+/** a component: `{ id, ...fields }` (flat), optionally with `__component` after the id */
+export function pgComponent(spec: FieldSpec, alias: string, uid?: string): string {
+  return `json_build_object('id', ${alias}.id${uid ? `, '__component', '${uid}'` : ''}, ${pgPairs(spec, alias)})`;
+}

@@ -9,7 +9,8 @@ import {
   jsonComponent, jsonEntry, rowConverter, selectColumns, type FieldSpec, type Row,
 } from './fields';
 
-export type Variant = 'js' | 'sql';
+/** js and sql on SQLite (this file); pg on PostgreSQL (pg-queries.ts) */
+export type Variant = 'js' | 'sql' | 'pg';
 
 /** A page of articles: the WHERE clause and ORDER BY for alias `a`, with their parameters. */
 export interface ListQuery {
@@ -29,7 +30,7 @@ export interface ListResult {
 const PUBLISHED = 'a.published_at IS NOT NULL';
 export const listWhere = {
   all: () => ({ where: PUBLISHED, params: [] as unknown[] }),
-  titleContains: (text: string) => ({ where: `${PUBLISHED} AND a.title LIKE ? ESCAPE '\\'`, params: [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] }),
+  titleContains: (text: string) => ({ where: `${PUBLISHED} AND a.title LIKE ? ESCAPE '\\'`, params: [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] as unknown[] }),
   inCategory: (slug: string) => ({
     where: `${PUBLISHED} AND a.id IN (SELECT l.article_id FROM articles_categories_links l JOIN categories c ON c.id = l.category_id WHERE c.slug = ?)`,
     params: [slug] as unknown[],
@@ -232,12 +233,13 @@ function findOneSql(st: Statements, id: number): string | null {
   return rows.length ? rows[0] : null;
 }
 
+/** the pg floor answers asynchronously */
 export interface FloorQueries {
-  list(q: ListQuery): ListResult;
-  findOne(id: number): string | null;
+  list(q: ListQuery): ListResult | Promise<ListResult>;
+  findOne(id: number): string | null | Promise<string | null>;
 }
 
-export function floorQueries(st: Statements, variant: Variant): FloorQueries {
+export function floorQueries(st: Statements, variant: 'js' | 'sql'): FloorQueries {
   return variant === 'sql'
     ? { list: (q) => listSql(st, q), findOne: (id) => findOneSql(st, id) }
     : { list: (q) => listJs(st, q), findOne: (id) => findOneJs(st, id) };

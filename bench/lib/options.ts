@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { CASES } from '../cases';
+import type { Variant } from '../floor/queries';
 import { BENCH_DIR, CACHE_DIR, REPO } from './fixture';
 
 export interface RunOptions {
@@ -11,7 +12,7 @@ export interface RunOptions {
   passes: number;
   connections: number;
   cases: string[];
-  floors: ('js' | 'sql')[];
+  floors: Variant[];
   vsStrapi: boolean;
   strapiDir: string;
   strapiPort: number;
@@ -29,6 +30,12 @@ export interface RunOptions {
   profile?: string;
   /** show the statements and query plans of one request of a case */
   explain?: string;
+  /** an admin URL of a PostgreSQL server (a role that may create databases): run on PostgreSQL (bench/lib/postgres.ts) */
+  postgres?: string;
+  /** what the names of the PostgreSQL databases of a run start with */
+  pgPrefix: string;
+  /** `tessera start --workers N` */
+  workers: number;
   command: string;
   log: (m: string) => void;
 }
@@ -51,7 +58,8 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
     passes: num('passes', smoke.passes ?? 2),
     connections: num('connections', 10),
     cases: opt('cases')?.split(',') ?? CASES.map((c) => c.id),
-    floors: (opt('floors')?.split(',') ?? ['sql', 'js']) as ('js' | 'sql')[],
+    // the pg floor on PostgreSQL, the SQLite ones on SQLite
+    floors: (opt('floors')?.split(',') ?? (opt('postgres') ? ['pg'] : ['sql', 'js'])) as Variant[],
     vsStrapi: has('vs-strapi'),
     strapiDir: path.resolve(opt('strapi-dir') ?? process.env.STRAPI4_DIR ?? path.join(os.homedir(), 'strapi4-ref')),
     strapiPort: num('strapi-port', Number(process.env.STRAPI4_PORT ?? 1337)),
@@ -65,9 +73,16 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
     keep: has('keep'),
     profile: opt('profile'),
     explain: opt('explain'),
+    postgres: opt('postgres'),
+    pgPrefix: opt('pg-prefix') ?? 'bench',
+    workers: num('workers', 1),
     command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
     log,
   };
   for (const c of o.cases) if (!CASES.some((k) => k.id === c)) throw new Error(`unknown case "${c}" (cases: ${CASES.map((k) => k.id).join(', ')})`);
+  const dialectFloors = o.postgres ? ['pg'] : ['sql', 'js'];
+  for (const f of o.floors) if (!dialectFloors.includes(f)) throw new Error(`floor "${f}" does not run on ${o.postgres ? 'PostgreSQL' : 'SQLite'} (${dialectFloors.join(', ')})`);
+  if (!Number.isInteger(o.workers) || o.workers < 1) throw new Error('--workers takes a positive number');
+  if (o.postgres && (o.profile || o.explain)) throw new Error('--profile and --explain run on SQLite only');
   return o;
 }

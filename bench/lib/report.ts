@@ -36,7 +36,7 @@ export interface CaseResult {
   graphql?: boolean;
   servers: Partial<Record<ServerName, ServerCaseResult>>;
   /** the faster floor variant for this case */
-  floor?: 'floor-js' | 'floor-sql';
+  floor?: 'floor-js' | 'floor-sql' | 'floor-pg';
   vsFloor?: number;
   p99VsFloor?: number;
   vsStrapi?: number;
@@ -57,7 +57,7 @@ export interface Target {
 export interface RunSummary {
   date: string;
   command: string;
-  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; vsStrapi: boolean };
+  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; vsStrapi: boolean; database?: 'sqlite' | 'postgres'; workers?: number };
   environment: { node: string; cpus: number; cpuModel: string; loadavgStart: number[]; loadavgEnd: number[]; tessera: string; note: string };
   cases: CaseResult[];
   coldStart: { server: ServerName; dataset: string; ms: number[] }[];
@@ -87,7 +87,7 @@ export function aggregate(ms: Measurement[]): ServerCaseResult {
 /** Ratios of one case from its servers' results. */
 export function withRatios(c: CaseResult): CaseResult {
   const t = c.servers.tessera;
-  const floors = (['floor-js', 'floor-sql'] as const).filter((f) => c.servers[f] && c.answers[f] === 'same');
+  const floors = (['floor-js', 'floor-sql', 'floor-pg'] as const).filter((f) => c.servers[f] && c.answers[f] === 'same');
   const best = floors.sort((a, b) => c.servers[b]!.rps - c.servers[a]!.rps)[0];
   const out = { ...c, floor: best };
   if (t && best) {
@@ -107,7 +107,7 @@ export const fmt = {
   mb: (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '–' : Math.round(n).toString()),
 };
 
-const SERVER_ORDER: ServerName[] = ['tessera', 'floor-sql', 'floor-js', 'strapi'];
+const SERVER_ORDER: ServerName[] = ['tessera', 'floor-sql', 'floor-js', 'floor-pg', 'strapi'];
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
@@ -164,7 +164,7 @@ export function markdownReport(s: RunSummary, chartFile?: string): string {
   L.push(`# Benchmark ${s.date}`, '');
   L.push(`Command: \`${s.command}\``, '');
   L.push(`Machine: ${s.environment.cpus} × ${s.environment.cpuModel}, Node ${s.environment.node}; load average (1/5/15 min) ${s.environment.loadavgStart.map((x) => x.toFixed(2)).join(' / ')} at the start, ${s.environment.loadavgEnd.map((x) => x.toFixed(2)).join(' / ')} at the end. ${s.environment.note}`, '');
-  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles; autocannon ${s.settings.connections} connections, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
+  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles on ${s.settings.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}${(s.settings.workers ?? 1) > 1 ? `, Tessera with --workers ${s.settings.workers}` : ''}; autocannon ${s.settings.connections} connections, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
   if (chartFile) L.push(`![ratios](${chartFile})`, '');
   L.push('## Summary', '');
   const head = ['case', 'Tessera req/s', 'floor req/s', '× floor', 'p99 Tessera / floor ms', 'Strapi req/s', '× Strapi', 'SQL/req Tessera / floor', 'µs in-process Tessera / floor'];

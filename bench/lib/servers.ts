@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { BENCH_DIR, copyUploads, FIXTURE_DATA } from './fixture';
 
-export type ServerName = 'tessera' | 'floor-js' | 'floor-sql' | 'strapi';
+export type ServerName = 'tessera' | 'floor-js' | 'floor-sql' | 'floor-pg' | 'strapi';
 
 export interface RunningServer {
   name: ServerName;
@@ -42,6 +42,20 @@ export function rssMbOf(pid: number): number {
   }
 }
 
+/** the process's children (Linux /proc; none where it cannot tell) */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** resident memory of a process and its children together (`tessera start --workers N`: the primary and its workers) */
+export function rssMbOfTree(pid: number): number {
+  return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + (rssMbOf(p) || 0), 0) || NaN;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `url` until it answers 200; returns the time since `t0`. */
@@ -57,6 +71,15 @@ async function waitForAnswer(url: string, t0: number, timeoutMs: number, alive: 
     if (!alive()) throw new Error(`${what} exited before answering; see ${logFile}:\n${tail(logFile)}`);
     if (performance.now() - t0 > timeoutMs) throw new Error(`${what} did not answer ${url} within ${timeoutMs} ms; see ${logFile}`);
     await sleep(10);
+  }
+}
+
+/** waits until the log file has a line matching `re` (the first answer may come before every process serves) */
+async function waitForLine(logFile: string, re: RegExp, t0: number, timeoutMs: number, alive: () => boolean, what: string): Promise<void> {
+  while (!re.test(fs.readFileSync(logFile, 'utf8'))) {
+    if (!alive()) throw new Error(`${what} exited; see ${logFile}:\n${tail(logFile)}`);
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${what} did not log ${re} within ${timeoutMs} ms; see ${logFile}`);
+    await sleep(50);
   }
 }
 
@@ -83,15 +106,17 @@ function stopChild(child: ChildProcess, name: string): Promise<void> {
   });
 }
 
-async function startChild(name: ServerName, cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; port: number; logFile: string; timeoutMs?: number }): Promise<RunningServer> {
+async function startChild(name: ServerName, cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; port: number; logFile: string; timeoutMs?: number; ready?: RegExp }): Promise<RunningServer> {
   const out = fs.openSync(opts.logFile, 'a');
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   const url = `http://127.0.0.1:${opts.port}`;
   try {
-    const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, opts.timeoutMs ?? 60_000, () => child.exitCode === null && child.signalCode === null, name, opts.logFile);
-    return { name, url, pid: child.pid!, coldStartMs, rssMb: () => rssMbOf(child.pid!), stop: () => stopChild(child, name) };
+    const alive = () => child.exitCode === null && child.signalCode === null;
+    const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, opts.timeoutMs ?? 60_000, alive, name, opts.logFile);
+    if (opts.ready) await waitForLine(opts.logFile, opts.ready, t0, opts.timeoutMs ?? 60_000, alive, name);
+    return { name, url, pid: child.pid!, coldStartMs, rssMb: () => rssMbOfTree(child.pid!), stop: () => stopChild(child, name) };
   } catch (err) {
     await stopChild(child, name);
     throw err;
@@ -105,6 +130,8 @@ export interface TesseraStart {
   logFile: string;
   /** write a V8 CPU profile into this folder when the process exits */
   cpuProfDir?: string;
+  /** `tessera start --workers N` (default 1: one process) */
+  workers?: number;
 }
 
 /**
@@ -122,12 +149,15 @@ export async function startTessera(o: TesseraStart): Promise<RunningServer> {
   buildTessera(o.repo);
   const port = await freePort();
   const node = [...(o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : []), path.join(o.repo, 'bin/tessera.js')];
-  return startChild('tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: o.projectDir, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' },
+  const workers = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
+  // with workers, the first one answers before the others start: measured once every one serves
+  return startChild('tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port), ...workers], {
+    cwd: o.projectDir, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' }, ready: workers.length ? /\d+ workers serving/ : undefined,
   });
 }
 
-export async function startFloor(o: { variant: 'js' | 'sql'; db: string; logFile: string }): Promise<RunningServer> {
+/** `db`: the SQLite file, or the pg variant's connection string */
+export async function startFloor(o: { variant: 'js' | 'sql' | 'pg'; db: string; logFile: string }): Promise<RunningServer> {
   const port = await freePort();
   return startChild(`floor-${o.variant}`, process.execPath, ['-r', 'tsx/cjs', path.join(BENCH_DIR, 'floor/server.ts'), '--db', o.db, '--variant', o.variant, '--port', String(port)], {
     cwd: BENCH_DIR, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' },
@@ -140,6 +170,8 @@ export interface StrapiStart {
   port: number;
   /** database to serve (copied to DIR/.tmp/data.db) */
   db: string;
+  /** on PostgreSQL: the database to serve instead, given as DATABASE_URL (DIR's config/database.js reads it, as ~/strapi4-pg's does) */
+  databaseUrl?: string;
   logFile: string;
 }
 
@@ -166,13 +198,16 @@ export async function startStrapi(o: StrapiStart): Promise<RunningServer> {
   const tmp = path.join(o.dir, '.tmp');
   fs.mkdirSync(tmp, { recursive: true });
   for (const f of ['data.db', 'data.db-wal', 'data.db-shm']) fs.rmSync(path.join(tmp, f), { force: true });
-  fs.copyFileSync(o.db, path.join(tmp, 'data.db'));
-  fs.chmodSync(path.join(tmp, 'data.db'), 0o644);
+  if (!o.databaseUrl) {
+    fs.copyFileSync(o.db, path.join(tmp, 'data.db'));
+    fs.chmodSync(path.join(tmp, 'data.db'), 0o644);
+  }
   fs.copyFileSync(path.join(FIXTURE_DATA, 'token.txt'), path.join(tmp, 'token.txt'));
   copyUploads(path.join(o.dir, 'public/uploads'));
   const t0 = performance.now();
   const out = fs.openSync(o.logFile, 'a');
-  const script = spawn('bash', [path.join(o.dir, 'start.sh'), '--prod'], { cwd: o.dir, env: { ...process.env, PORT: String(o.port) }, stdio: ['ignore', out, out] });
+  const env = { ...process.env, PORT: String(o.port), ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}) };
+  const script = spawn('bash', [path.join(o.dir, 'start.sh'), '--prod'], { cwd: o.dir, env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   const url = `http://127.0.0.1:${o.port}`;
   let scriptDone = false;

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { InjectRequest } from '../cases';
+import type { Variant } from '../floor/queries';
 import { createFloor } from '../floor/server';
 import { JSON_VALUE_FUNCTION, jsonValueText } from '../../src/storage/json-values';
 
@@ -20,7 +21,7 @@ export async function openTesseraInProcess(repo: string, projectDir: string): Pr
   return { server: app.server, count: () => app.db.statementCount, close: () => app.close() };
 }
 
-export function openFloorInProcess(db: string, variant: 'js' | 'sql'): Counted {
+export function openFloorInProcess(db: string, variant: Variant): Counted {
   const floor = createFloor({ db, variant });
   return { server: floor.app, count: () => floor.statements.count, close: () => floor.close() };
 }

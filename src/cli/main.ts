@@ -9,6 +9,7 @@ import { token } from './token';
 const HELP = `tessera: the Strapi v4 Content API, fast and safe, from an unmodified v4 project
 
   tessera start [dir] [--host H] [--port P]     serve the project (default: current folder)
+                [--workers N]                   in N processes sharing the port (default 1)
   tessera develop [dir] [--host H] [--port P]   same, restarting when src/ or config/ change
   tessera token create --name N --type full-access|read-only|custom [--permissions api::article.article.find,...]
                        [--lifespan 7|30|90] [--description D] [--dir DIR]
