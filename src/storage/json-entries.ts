@@ -50,6 +50,8 @@ export interface JsonSql {
   readonly emptyArray: string;
   /** the value of a scalar attribute of the row `alias` of `table`, exactly as values.ts fromDb converts it */
   value(attr: ScalarAttribute, alias: string, table: string): string;
+  /** a filtered page's total counted from the page's own matches (read-json.ts countedOnce): numbered placeholders */
+  readonly matchesOnce: boolean;
   /** how the page of ids joins the entry table (SQLite: CROSS JOIN keeps the page first) */
   readonly pageJoin: string;
   /** ` LIMIT n OFFSET m` of the page of ids */

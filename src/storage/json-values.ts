@@ -93,6 +93,7 @@ export const sqliteJson: JsonSql = {
   passed: (column) => `json(${column})`,
   emptyArray: 'json_array()',
   value: (attr, alias) => jsonValueExpr(sqliteDialect, attr, alias),
+  matchesOnce: false,
   pageJoin: 'CROSS JOIN',
   pageLimit: limitClause,
   key: '',

@@ -225,6 +225,7 @@ export function postgresJson(zone: DatetimeZone, columns: ColumnTypes = new Map(
     passed: (column) => column,
     emptyArray: `'[]'`,
     value: (attr, alias, table) => pgJsonValue(attr, alias, table, zone, columns),
+    matchesOnce: true,
     pageJoin: 'JOIN',
     pageLimit,
     finish: unmark,
