@@ -33,7 +33,8 @@ export function fitsInt64(v: string | number): boolean {
   return n >= -(2 ** 63) && n < 2 ** 63;
 }
 
-function pad(n: number, w = 2): string {
+/** `n` in `w` digits, zeros in front */
+export function pad(n: number, w = 2): string {
   return String(n).padStart(w, '0');
 }
 

@@ -1,12 +1,9 @@
 // PostgreSQL's forms of the dialect's SQL, with v4's rules on PostgreSQL (docs/postgres-case-rules.md).
 import type { Dialect } from '../dialect';
+import { pad } from '../values';
 
 /** a column of any type as text: v4 casts for its `…i` operators; we cast for every string operator (v4 answers 500) */
 const text = (expr: string) => `CAST(${expr} AS TEXT)`;
-
-function pad(n: number, w = 2): string {
-  return String(n).padStart(w, '0');
-}
 
 /**
  * A Date as v4 stores it in a `timestamp without time zone` column: the wall-clock time of the server process's
