@@ -35,6 +35,8 @@ import { createAccess } from './access';
 import { createApi } from './api';
 import { createStrapiObject, type StrapiObject } from './strapi-object';
 import { buildServer } from '../server/http-server';
+import { createKeptAnswers, type KeptAnswers } from '../cache/kept-answers';
+import { responseCacheConfig } from '../cache/cache-config';
 import { middlewareSettings } from '../server/middlewares-config';
 import { maxJsonDepth } from '../json-nesting';
 import { attachRouteHooks, hookRegistry, projectMiddlewares } from '../rest/route-chain';
@@ -178,6 +180,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // localized types go through i18n (locale check, sibling sync), as v4's i18n decorates the entity service
     const entityService = createEntityService({ model, query, documents, localized: i18n.content, notifyWrite: access.notifyWrite, onPasswordSet: access.onPasswordSet, events: webhooks, media: upload.media });
     let api: ReturnType<typeof createApi> | undefined;
+    let keptAnswers: KeptAnswers | undefined;
     const usersPermissions = createUsersPermissionsPlugin(pluginContext('users-permissions'), {
       entityService: () => entityService,
       email: () => email.email,
@@ -191,7 +194,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
         queryContextFor: api!.queryContextFor, coreService: api!.coreService, jsonReads: api!.jsonReads,
         // v4's plugin mutations call the REST controllers: the routes served below (built before the plugins' server hooks)
         route: (method, path) => routes.find((r) => r.method === method && r.path === path)?.handler,
-        upload, usersPermissions,
+        upload, usersPermissions, keptAnswers,
       })));
     }
     // strapi.cron (config/server.js `cron`), strapi.server (the http.Server exists from now on, as in v4; a
@@ -317,6 +320,11 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // route policies and middlewares, and the project's own middlewares: resolved now, unknown names stop start-up
     attachRouteHooks(routes, hooks);
     phase = 'built';
+    // config/api.js `responseCache`: answers of the core read routes and GraphQL queries kept while they hold
+    keptAnswers = createKeptAnswers(db, model, responseCacheConfig(project.config.get('api.responseCache', undefined), project.env<string>('TESSERA_RESPONSE_CACHE'), path.join(project.dir, 'config/api.js')), {
+      allowed: () => !lifecycles.hasAnyReads() && !upload.media?.active,
+      stamp: () => i18n.locales.defaultLocaleSync(),
+    });
     const appMiddlewares = [...usedMiddlewares.before, ...projectMiddlewares(settings.project, path.join(project.dir, 'config/middlewares.js'), hooks), ...usedMiddlewares.after];
     const server = buildServer({
       routes,
@@ -332,6 +340,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       httpServer,
       trackRequests,
       appKeys: project.config.get('server.app.keys', undefined),
+      keptAnswers,
     });
     for (const plugin of plugins) await plugin.server?.(server);
     await server.ready();

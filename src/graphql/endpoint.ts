@@ -15,6 +15,8 @@ import { DEFAULT_DOCUMENT_LIMITS, documentLimitsRule } from './limits';
 import { playgroundAsset, playgroundPage } from './playground';
 import { GraphqlExecutor } from './executor';
 import { requestProblem, type Operation } from './request-shape';
+import { answerKey, lookupAnswer, sendKept, type KeptAnswers } from '../cache/kept-answers';
+import { keptOperationTypes, type ReadFields } from './kept-operations';
 
 export interface EndpointOptions {
   schema: GraphQLSchema;
@@ -23,6 +25,8 @@ export interface EndpointOptions {
   log: Logger;
   /** the playground is served (development, or playgroundAlways) */
   playground: boolean;
+  /** the response cache, and the read fields whose answers it may keep (kept-operations.ts) */
+  kept?: { answers: KeptAnswers; reads: ReadFields };
   /** GraphQL multipart requests (uploads): read into the operation, or the answer when that fails */
   multipart?: {
     read(req: FastifyRequest): Promise<{ body: unknown; cleanup(): Promise<void> }>;
@@ -107,7 +111,8 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
         if (auth.kind === 'none') return sendJson(reply, 401, toErrorBody(new UnauthorizedError(auth.reason)).body);
         req[AUTH] = auth;
         // files are read only for an authenticated caller (a bad token never writes to disk)
-        if (o.multipart && req.method === 'POST' && /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) {
+        const multipart = req.method === 'POST' && /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''));
+        if (o.multipart && multipart) {
           let read: Awaited<ReturnType<typeof o.multipart.read>>;
           try {
             read = await o.multipart.read(req);
@@ -127,8 +132,20 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
           return request.text !== undefined ? reply.type('text/plain; charset=utf-8').send(request.text) : sendJson(reply, request.status, request.json);
         }
         if (!request.batch) {
-          const { status, body } = await runOne(request.operations[0], req, reply);
-          return sendJson(reply, status, body);
+          const op = request.operations[0];
+          const types = o.kept && !multipart ? keptOperationTypes(op, o.kept.reads, MAX_TOKENS) : null;
+          const key = types && answerKey(o.kept!.answers, 'graphql', auth.ability, JSON.stringify([op.query, op.operationName ?? null, op.variables ?? null]));
+          if (!key) {
+            const { status, body } = await runOne(op, req, reply);
+            return sendJson(reply, status, body);
+          }
+          const k = o.kept!.answers;
+          const found = await lookupAnswer(k, key);
+          if ('hit' in found) return sendKept(k, req, reply, found.hit);
+          const { status, body } = await runOne(op, req, reply);
+          // kept: an answer without errors (a 200 with `errors` is still an error answer)
+          if (status !== 200 || (body as ExecutionResult).errors !== undefined) return sendJson(reply, status, body);
+          return sendKept(k, req, reply, k.cache.store(key, found.miss, k.tables(types!), 200, 'application/json; charset=utf-8', JSON.stringify(body)));
         }
         // a batch: each operation answered in place, the whole with 200 (Apollo 3)
         const answers: unknown[] = [];

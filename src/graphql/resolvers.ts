@@ -75,6 +75,8 @@ export interface AttachOptions {
    * (extension/wrap-resolvers.ts) checks those, their resolver does not
    */
   authReplaced?: ReadonlySet<string>;
+  /** filled with the read fields set here (`Query.x` name -> the content type it reads, and its resolver) */
+  reads?: Map<string, { uid: string; resolve: unknown }>;
 }
 
 /** attaches the operations' resolvers; answers the permission each one checks, by `Query.x` / `Mutation.x` */
@@ -89,6 +91,7 @@ export function attachResolvers(schema: GraphQLSchema, door: GraphqlDoor, option
     const set = (fields: typeof query, name: string, action: CrudAction, resolve: Resolver) => {
       if (!fields[name]) return;
       fields[name].resolve = resolve as never;
+      if (fields === query) options.reads?.set(name, { uid: ct.uid, resolve });
       scopes.set(`${fields === query ? 'Query' : 'Mutation'}.${name}`, actionOf(ct, action));
     };
     if (ct.kind === 'singleType') {

@@ -231,6 +231,11 @@ export function answerStatus(ctx: RequestContext): number {
   return (ctx as Internal)[STATUS] ?? 200;
 }
 
+/** whether code used the request's session (its answer may then set a cookie) */
+export function usedSession(ctx: RequestContext): boolean {
+  return (ctx as Internal)[SESSION] !== undefined;
+}
+
 /** the Set-Cookie headers of the request's session, if code used it (server/sessions.ts) */
 export function sessionCookies(ctx: RequestContext, request: { readonly protocol: string }): string[] {
   const c = ctx as Internal;

@@ -15,6 +15,7 @@ import { sanitizeOutput } from '../content/sanitize-output';
 type ServiceLike = Pick<CoreService, 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'createOrUpdate' | 'deleteSingle'>;
 import { parseRestQuery, type QueryContext, type RestQuery } from '../query/parse-query';
 import { transformResponse } from '../content/entry-shape';
+import { markCoreAnswer } from '../cache/core-answer';
 
 export interface ControllerDeps {
   model: Model;
@@ -130,11 +131,13 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   // v4: the actions are the controller's own, the helpers (sanitizeOutput, transformResponse...) its prototype's
   const withHelpers = <T extends object>(actions: T): T & typeof helpers => Object.assign(Object.create(helpers) as typeof helpers, actions);
   if (ct.kind === 'singleType') {
-    return withHelpers({
+    const single = withHelpers({
       /** localized with `locale=all`: every locale's entry, as a list (v4) */
-      async find(this: ControllerSelf, ctx: RequestContext) {
-        const entity = await deps.service().findSingle(await q(this, ctx, 'findOne'));
-        return entity ? respond(this, ctx, entity) : null;
+      async find(this: ControllerSelf & { find?: unknown }, ctx: RequestContext) {
+        const svc = deps.service();
+        const entity = await svc.findSingle(await q(this, ctx, 'findOne'));
+        const body = entity ? await respond(this, ctx, entity) : null;
+        return isCore(svc, 'find') && plainHelpers(this) && this.find === single.find ? markCoreAnswer(ctx, body) : body;
       },
       async update(this: ControllerSelf, ctx: RequestContext) {
         const query = await q(this, ctx, 'write');
@@ -146,27 +149,31 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
         return entity ? respond(this, ctx, entity) : null;
       },
     });
+    return single;
   }
-  return withHelpers({
-    async find(this: ControllerSelf, ctx: RequestContext) {
+  const collection = withHelpers({
+    async find(this: ControllerSelf & { find?: unknown }, ctx: RequestContext) {
       const svc = deps.service();
       const fast = isCore(svc, 'find') && plainHelpers(this);
       const query = fast ? sharedQ(reads!, ctx, 'find') : await q(this, ctx, 'find');
       const page = fast && reads!.json ? await reads!.json.find(query) : null;
-      if (page) return jsonBody(envelope(page));
-      const { results, pagination } = await svc.find(query);
-      return respond(this, ctx, results, { pagination });
+      const body = page ? jsonBody(envelope(page)) : await svc.find(query).then(({ results, pagination }) => respond(this, ctx, results, { pagination }));
+      return fast && this.find === collection.find ? markCoreAnswer(ctx, body) : body;
     },
-    async findOne(this: ControllerSelf, ctx: RequestContext) {
+    async findOne(this: ControllerSelf & { findOne?: unknown }, ctx: RequestContext) {
       const svc = deps.service();
       const fast = isCore(svc, 'findOne') && plainHelpers(this);
       const id = entryId(ctx);
       const query = fast ? sharedQ(reads!, ctx, 'findOne') : await q(this, ctx, 'findOne');
-      if (id === null) return null;
-      const text = fast && reads!.json ? await reads!.json.findOne(id, query) : undefined;
-      if (text !== undefined) return text === null ? null : jsonBody(`{"data":${text},"meta":{}}`);
-      const entity = await svc.findOne(id, query);
-      return entity ? respond(this, ctx, entity) : null;
+      const answer = async () => {
+        if (id === null) return null;
+        const text = fast && reads!.json ? await reads!.json.findOne(id, query) : undefined;
+        if (text !== undefined) return text === null ? null : jsonBody(`{"data":${text},"meta":{}}`);
+        const entity = await svc.findOne(id, query);
+        return entity ? respond(this, ctx, entity) : null;
+      };
+      const body = await answer();
+      return fast && this.findOne === collection.findOne ? markCoreAnswer(ctx, body) : body;
     },
     async create(this: ControllerSelf, ctx: RequestContext) {
       const query = await q(this, ctx, 'write');
@@ -188,6 +195,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       return entity ? respond(this, ctx, entity) : null;
     },
   });
+  return collection;
 }
 
 export type CoreController = ReturnType<typeof createCoreController>;

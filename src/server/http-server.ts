@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { BadRequestError, JsonSyntaxError, MethodNotAllowedError, NotFoundError, ValidationError, httpErrorBody, toErrorBody } from '../errors';
 import { DEFAULT_MAX_JSON_DEPTH, jsonTextTooDeep, tooDeepMessage } from '../json-nesting';
 import type { Access } from '../rest/access';
-import { answerStatus, createContext, sessionCookies, withV4Auth, type RequestContext, type RouteState } from '../rest/context';
+import { answerStatus, createContext, sessionCookies, usedSession, withV4Auth, type RequestContext, type RouteState } from '../rest/context';
 import { compose, type KoaMiddleware } from '../rest/route-chain';
 import { requestContext } from '../rest/request-scope';
 import type { ProjectHttpServer, ServerTimeouts } from './project-http-server';
@@ -24,6 +24,8 @@ import { canonicalFilePath, contentTypeFor, resolvePublicFile, sendPublicFile, u
 import { lazySchemaCompilers } from './schema-compilers';
 import { ShapeCache } from '../query/shape-cache';
 import { createSessions, sessionOptions, type Sessions } from './sessions';
+import { isCoreAnswer } from '../cache/core-answer';
+import { answerKey, lookupAnswer, sendKept, type KeptAnswers } from '../cache/kept-answers';
 
 export interface ServerOptions {
   routes: RouteDef[];
@@ -48,6 +50,8 @@ export interface ServerOptions {
   trackRequests?: boolean;
   /** config/server.js `app.keys`: strapi::session signs its cookie with them (server/sessions.ts) */
   appKeys?: unknown;
+  /** the response cache (cache/kept-answers.ts): answers of the core read routes kept while they hold */
+  keptAnswers?: KeptAnswers;
 }
 
 /** the options and what buildServer made of them for every request */
@@ -236,7 +240,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     // a route without policies, middlewares or project middlewares runs with no chain at all
     const state = routeStateOf(route);
     const chained = route.hooks?.length || o.appMiddlewares?.length ? chainedHandler(o, route, state, o.appMiddlewares ?? []) : undefined;
-    app.route({ method: route.method, url, handler: chained ?? ((req, reply) => handle(o, route, state, req, reply)) });
+    const kept = !chained && o.keptAnswers && isCoreReadRoute(route) ? o.keptAnswers : undefined;
+    const handler = chained ?? (kept ? (req: FastifyRequest, reply: FastifyReply) => handleKept(o, kept, route, state, req, reply) : (req: FastifyRequest, reply: FastifyReply) => handle(o, route, state, req, reply));
+    app.route({ method: route.method, url, handler });
   }
   for (const { url, methods } of methodsByPath.values()) {
     // a GET no route takes is v4's public-files catch-all's: a 404 (below), never a 405
@@ -274,7 +280,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
  */
 async function callerOf(o: Server, route: RouteDef, req: FastifyRequest): Promise<Auth> {
   if (route.config.auth === false) return UNAUTHENTICATED;
-  const auth = await o.access.authenticate(req.headers.authorization);
+  return authorized(o, route, await o.access.authenticate(req.headers.authorization));
+}
+
+/** `auth`, once allowed the route's action (and its further ones); throws 401/403 */
+function authorized(o: Server, route: RouteDef, auth: Auth): Auth {
   o.access.authorize(auth, route.action);
   if (route.moreActions) for (const action of route.moreActions) o.access.authorize(auth, action);
   return auth;
@@ -314,12 +324,44 @@ function contextOf(o: Server, state: RouteState, req: FastifyRequest, reply: Fas
 
 async function handle(o: Server, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   // callerOf inlined: the hot path keeps one await for authentication
-  let auth = UNAUTHENTICATED;
-  if (route.config.auth !== false) {
-    auth = await o.access.authenticate(req.headers.authorization);
-    o.access.authorize(auth, route.action);
-    if (route.moreActions) for (const action of route.moreActions) o.access.authorize(auth, action);
+  const auth = route.config.auth === false ? UNAUTHENTICATED : authorized(o, route, await o.access.authenticate(req.headers.authorization));
+  return answerWith(o, route, state, req, reply, auth);
+}
+
+/** a GET of a content type's `find` or `findOne`: what the core controller may answer, and the cache keep */
+function isCoreReadRoute(route: RouteDef): boolean {
+  return route.method === 'GET' && route.uid !== undefined && (route.action === `${route.uid}.find` || route.action === `${route.uid}.findOne`);
+}
+
+/**
+ * `handle` with the response cache: a kept answer still valid is sent as it was (no parse, plan or SQL); else
+ * the answer is built, and kept when the core read action made it (isCoreAnswer) and nothing else changed it.
+ */
+async function handleKept(o: Server, k: KeptAnswers, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const auth = route.config.auth === false ? UNAUTHENTICATED : authorized(o, route, await o.access.authenticate(req.headers.authorization));
+  const key = auth.kind === 'none' ? null : answerKey(k, route.action, auth.ability, req.url);
+  if (key === null) return answerWith(o, route, state, req, reply, auth);
+  const looked = lookupAnswer(k, key);
+  // SQLite answers at once: no await on the hit path
+  const found = looked instanceof Promise ? await looked : looked;
+  if ('hit' in found) return sendKept(k, req, reply, found.hit);
+  const ctx = contextOf(o, state, req, reply, auth);
+  const result = await (o.trackRequests ? requestContext.run(ctx, () => route.handler(ctx)) : route.handler(ctx));
+  const body = ctx.body ?? result;
+  // kept only as the core action made it: no status, type, header or session cookie set by other code
+  if (!isCoreAnswer(ctx, body) || answerStatus(ctx) !== 200 || ctx.type || Object.keys(ctx.responseHeaders).length || usedSession(ctx)) return send(reply, ctx, body);
+  const tables = k.tables([route.uid!]);
+  if (body === null) {
+    const { status, body: error } = toErrorBody(new NotFoundError('Not Found'));
+    return sendKept(k, req, reply, k.cache.store(key, found.miss, tables, status, JSON_TYPE, JSON.stringify(error)));
   }
+  const text = untouchedJsonText(body) ?? JSON.stringify(body);
+  return sendKept(k, req, reply, k.cache.store(key, found.miss, tables, 200, JSON_TYPE, text));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function answerWith(o: Server, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply, auth: Auth): Promise<void> {
   const ctx = contextOf(o, state, req, reply, auth);
   // strapi.requestContext: project code below (services, lifecycle hooks) finds this ctx
   if (o.trackRequests) return requestContext.run(ctx, () => answer(route, ctx, reply));

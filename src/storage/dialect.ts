@@ -1,5 +1,6 @@
 // One dialect interface: everything dialect-specific in SQL text lives behind it, so PostgreSQL is
 // a second implementation and never a rewrite. All values travel as parameters.
+import type { DataChanges } from './data-changes';
 
 /** a bound value; a list only as `listValue` makes it (PostgreSQL binds an array), a boolean only on PostgreSQL */
 export type SqlValue = string | number | bigint | boolean | null | Buffer | readonly (number | string)[];
@@ -84,6 +85,13 @@ export interface Database extends Executor {
    * (storage/count-cache.ts). Absent where that cannot be told.
    */
   dataVersion?(): number;
+  /** the tables this instance's commits wrote, commit by commit (storage/data-changes.ts) */
+  readonly changes?: DataChanges;
+  /**
+   * A value that changes whenever a commit this instance did not make (another process or node) may have
+   * changed data; with `changes`, what tells a cached answer is still the answer. Absent: cannot be told.
+   */
+  changeToken?(): number | string | Promise<number | string>;
 }
 
 export interface TableInfo {

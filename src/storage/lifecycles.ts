@@ -230,6 +230,11 @@ export class Lifecycles {
     return !this.none && (this.everyModelReads || this.readModels.has(uid));
   }
 
+  /** Does any subscriber want reads of any model? (a kept answer would skip them: the response cache) */
+  hasAnyReads(): boolean {
+    return !this.none && (this.everyModelReads || this.readModels.size > 0);
+  }
+
   private recompute(): void {
     this.everyModel = new Set();
     this.byModel = new Map();

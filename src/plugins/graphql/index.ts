@@ -23,6 +23,7 @@ import { createConstantsService, createUtilsService } from '../../graphql/extens
 import { pruneSchema } from '../../graphql/schema/prune';
 import { hookRegistry } from '../../rest/route-chain';
 import { registerGraphqlEndpoint } from '../../graphql/endpoint';
+import type { KeptAnswers } from '../../cache/kept-answers';
 import { attachI18n } from '../../graphql/plugins/i18n';
 import { attachUpload, multipartErrorBody, readGraphqlMultipart } from '../../graphql/plugins/upload';
 import { attachUsersPermissions } from '../../graphql/plugins/users-permissions';
@@ -54,6 +55,8 @@ export interface GraphqlPluginDeps {
   route(method: HttpMethod, path: string): RouteDef['handler'] | undefined;
   upload: UploadPlugin;
   usersPermissions: UsersPermissionsPlugin;
+  /** the response cache, when on */
+  keptAnswers?: KeptAnswers;
 }
 
 /** v4's extension service as the project's register() finds it: with the switches the other plugins set */
@@ -100,10 +103,11 @@ export function createGraphqlPlugin(ctx: PluginContext, deps: () => GraphqlPlugi
       registered ??= extension.registered();
       // with extensions, every generated type is kept until they are merged in (v4 prunes last)
       const generated = buildProjectSchema(ctx.project, ctx.model, extension, { prune: registered.length === 0 });
-      const { route, upload, usersPermissions, ...core } = deps();
+      const { route, upload, usersPermissions, keptAnswers, ...core } = deps();
       const door = new GraphqlDoor({ model: ctx.model, config, access: ctx.access.rest, log: ctx.log, ...core });
       const authReplaced = new Set<string>();
-      const crudScopes = attachResolvers(generated, door, { authReplaced });
+      const reads = new Map<string, { uid: string; resolve: unknown }>();
+      const crudScopes = attachResolvers(generated, door, { authReplaced, reads });
       const upController = (name: string) => (ctx.strapi() as { plugin(n: string): { controller(c: string): Record<string, unknown> | undefined } }).plugin('users-permissions').controller(name);
       attachUsersPermissions(generated, door, {
         action: (controller, action) => {
@@ -124,7 +128,12 @@ export function createGraphqlPlugin(ctx: PluginContext, deps: () => GraphqlPlugi
         count: (uid, params) => strapi().entityService.count(uid, params),
       });
       if (config.ignored.length) ctx.log.info(`graphql: ${config.ignored.join(', ')} ha${config.ignored.length > 1 ? 've' : 's'} no effect in Tessera`);
+      // answers the response cache may keep: shadow-CRUD reads whose resolvers nothing replaced, in a schema no
+      // extension changed (a field an extension adds to a type resolves with code the cache cannot see)
+      const queryFields = schema.getQueryType()?.getFields() ?? {};
+      const readFields = new Map([...reads].filter(([name, r]) => registered!.length === 0 && queryFields[name]?.resolve === r.resolve).map(([name, r]) => [name, r.uid]));
       await registerGraphqlEndpoint(app, {
+        kept: keptAnswers && readFields.size ? { answers: keptAnswers, reads: readFields } : undefined,
         schema, config, access: ctx.access.rest, log: ctx.log, playground: !production || config.playgroundAlways,
         multipart: { read: (req) => readGraphqlMultipart(req, upload), errorBody: multipartErrorBody },
       });

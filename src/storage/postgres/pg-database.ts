@@ -7,6 +7,7 @@ import { ValidationError } from '../../errors';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
 import { currentHookTransaction, insideTransactionError } from '../lifecycles';
 import { postgresDialect } from './pg-dialect';
+import { ALL_TABLES, DataChanges, PendingWrites, writtenTable } from '../data-changes';
 
 /** v4's config/database.js `connection` for client postgres (knex's keys) */
 export interface PostgresConfig {
@@ -109,8 +110,17 @@ class PostgresExecutor implements Executor {
   readonly dialect = postgresDialect;
   /** a transaction's: callbacks for its end (Executor.onEnd) */
   readonly ended?: Array<(committed: boolean) => void>;
-  constructor(private readonly conn: Queryable, private readonly statements: Statements, private readonly counter: { n: number }, inTransaction = false) {
-    if (inTransaction) this.ended = [];
+  /** a transaction's: the tables its statements wrote (data-changes.ts) */
+  readonly pending?: PendingWrites;
+  /**
+   * `changes`: where a write outside a transaction (it commits on its own) is recorded; a transaction's executor
+   * notes its writes in `pending` instead, recorded at COMMIT
+   */
+  constructor(private readonly conn: Queryable, private readonly statements: Statements, private readonly counter: { n: number }, private readonly changes: DataChanges, inTransaction = false) {
+    if (inTransaction) {
+      this.ended = [];
+      this.pending = new PendingWrites();
+    }
   }
   onEnd(cb: (committed: boolean) => void): void {
     if (this.ended) this.ended.push(cb);
@@ -125,7 +135,13 @@ class PostgresExecutor implements Executor {
     const { text, name } = this.statements.get(sql);
     const send = () => this.conn.query({ text, values: params as unknown[] | undefined, name });
     try {
-      if (!this.ended) return await send();
+      if (!this.ended) {
+        const r = await send();
+        const written = writtenTable(sql);
+        if (written !== null) this.changes.committed([written]);
+        return r;
+      }
+      this.pending!.note(sql);
       // one connection runs one statement at a time; pg would queue them too, but warns that it will stop doing so
       const run = this.tail ? this.tail.then(send, send) : send();
       this.tail = run;
@@ -190,6 +206,8 @@ export class PostgresDatabase implements Database {
   private readonly counter = { n: 0 };
   private readonly reads: PostgresExecutor;
   readonly schema: string;
+  /** the tables this instance's commits wrote (the response cache's validity; other writers: changeToken) */
+  readonly changes = new DataChanges();
 
   constructor(readonly config: PostgresConfig) {
     this.schema = config.schema ?? 'public';
@@ -200,7 +218,18 @@ export class PostgresDatabase implements Database {
       const path = postgresDialect.quote(config.schema);
       this.pool.on('connect', (client) => void client.query(`SET search_path TO ${path}`).catch(() => undefined));
     }
-    this.reads = new PostgresExecutor(this.pool, this.statements, this.counter);
+    this.reads = new PostgresExecutor(this.pool, this.statements, this.counter, this.changes);
+  }
+
+  /**
+   * The server's transaction snapshot as text (xmin:xmax:in-progress ids): every commit anywhere on the server
+   * (another node, real Strapi's admin, this process) changes it, since it either ends an in-progress id or
+   * moves xmax; reads change nothing. One round trip; `txid_current_snapshot` exists on every supported version.
+   */
+  async changeToken(): Promise<string> {
+    this.counter.n++;
+    const r = await this.pool.query<{ s: string }>('SELECT txid_current_snapshot()::text AS s');
+    return r.rows[0].s;
   }
 
   get statementCount(): number {
@@ -233,7 +262,7 @@ export class PostgresDatabase implements Database {
     // under a full pool it would wait for a connection the outer one holds
     if (currentHookTransaction()) throw insideTransactionError();
     const client = await this.pool.connect();
-    const tx = new PostgresExecutor(client, this.statements, this.counter, true);
+    const tx = new PostgresExecutor(client, this.statements, this.counter, this.changes, true);
     let broken = false;
     let committed = false;
     try {
@@ -242,6 +271,7 @@ export class PostgresDatabase implements Database {
         const result = await fn(tx);
         await client.query('COMMIT');
         committed = true;
+        tx.pending!.commitTo(this.changes);
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => (broken = true));
@@ -278,7 +308,11 @@ export class PostgresDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     this.counter.n++;
-    await this.pool.query(sql);
+    try {
+      await this.pool.query(sql);
+    } finally {
+      this.changes.committed([ALL_TABLES]);
+    }
   }
 
   async introspect(): Promise<Map<string, TableInfo>> {

@@ -8,6 +8,7 @@ import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dial
 import { sqliteDialect } from './sqlite-dialect';
 import { JSON_VALUE_FUNCTION, jsonValueText } from '../json-values';
 import { currentHookTransaction, insideTransactionError } from '../lifecycles';
+import { ALL_TABLES, DataChanges, PendingWrites } from '../data-changes';
 
 type Conn = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
@@ -58,17 +59,21 @@ function bind(params: readonly SqlValue[] | undefined): unknown[] {
 
 class SqliteExecutor implements Executor {
   readonly dialect = sqliteDialect;
-  constructor(private readonly stmts: StatementCache, private readonly counter: { n: number }) {}
+  /** `pending`: the writer's, which notes the tables its statements write (data-changes.ts) */
+  constructor(private readonly stmts: StatementCache, private readonly counter: { n: number }, private readonly pending?: PendingWrites) {}
   async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     this.counter.n++;
+    this.pending?.note(sql);
     return this.stmts.get(sql).all(...bind(params)) as T[];
   }
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
     this.counter.n++;
+    this.pending?.note(sql);
     return this.stmts.get(sql).get(...bind(params)) as T | undefined;
   }
   async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
     this.counter.n++;
+    this.pending?.note(sql);
     const r = this.stmts.get(sql).run(...bind(params));
     return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
   }
@@ -91,14 +96,28 @@ export class SqliteDatabase implements Database {
   /** commits by this instance: `data_version` does not see the commits of its own connection */
   private commits = 0;
   private readonly versionStmt: Stmt;
+  /** the writer's `data_version`: changes with the commits of every other connection, never with its own */
+  private readonly othersStmt: Stmt;
+  private readonly pending = new PendingWrites();
+  /** the tables this instance's commits wrote (the response cache's validity) */
+  readonly changes = new DataChanges();
 
   constructor(readonly filename: string) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
     this.writer = open(filename, false);
     this.reader = filename === ':memory:' ? this.writer : open(filename, true);
-    this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter);
+    this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter, this.pending);
     this.readExec = this.reader === this.writer ? this.writeExec : new SqliteExecutor(new StatementCache(this.reader), this.counter);
     this.versionStmt = this.reader.prepare('PRAGMA data_version').pluck();
+    this.othersStmt = this.writer.prepare('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * Changes when another connection commits (another process: Strapi's admin, another worker), never with this
+   * instance's own commits, which `changes` records table by table. Our reader connection never writes.
+   */
+  changeToken(): number {
+    return this.othersStmt.get() as number;
   }
 
   /** changes after every commit seen by the reader: another connection's (WAL) or this instance's */
@@ -132,13 +151,17 @@ export class SqliteDatabase implements Database {
     if (currentHookTransaction()) return Promise.reject(insideTransactionError());
     const turn = this.queue.then(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
+      this.pending.discard();
       try {
         const result = await fn(this.writeExec);
         this.writer.exec('COMMIT');
         this.commits++;
+        // in the same tick as the commit: no reader can see the new rows before the change is recorded
+        this.pending.commitTo(this.changes);
         return result;
       } catch (err) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        this.pending.discard();
         throw err;
       }
     });
@@ -148,8 +171,13 @@ export class SqliteDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     await this.queue;
-    this.writer.exec(sql);
-    this.commits++;
+    try {
+      this.writer.exec(sql);
+    } finally {
+      // DDL (schema sync): every answer may differ, even when the script failed half-way
+      this.commits++;
+      this.changes.committed([ALL_TABLES]);
+    }
   }
 
   async introspect(): Promise<Map<string, TableInfo>> {

@@ -15,7 +15,8 @@ const PLUGINS = (extra: string) => `module.exports = () => ({ graphql: { config:
 describe('reads', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startFixtureApp(true);
+    // statements of building answers: the response cache would answer the repeated queries without any
+    app = await startFixtureApp(true, { env: { TESSERA_RESPONSE_CACHE: 'off' } });
     // 60 more published articles, each with an author and two categories, so a page can hold 100 entries
     const articles = app.app.query('api::article.article');
     for (let i = 0; i < 60; i++) {

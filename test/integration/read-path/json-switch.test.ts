@@ -12,7 +12,7 @@ beforeAll(async () => {
   for (const name of ['json', 'js'] as const) {
     const dir = copyFixtureApp(true);
     if (name === 'js') fs.writeFileSync(path.join(dir, 'config/api.js'), 'module.exports = { rest: { defaultLimit: 25, maxLimit: 100, withCount: true, jsonReads: false } };');
-    apps[name] = { app: await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test' } }), dir };
+    apps[name] = { app: await createTessera({ dir, silent: true, env: { ...process.env, NODE_ENV: 'test', TESSERA_RESPONSE_CACHE: 'off' } }), dir };
   }
 });
 afterAll(async () => {

@@ -20,7 +20,8 @@ async function statementsFor(url: string): Promise<{ count: number; entries: num
 }
 
 beforeAll(async () => {
-  running = await startFixtureApp(true);
+  // the statements of building an answer: the response cache would answer the repeated request without any
+  running = await startFixtureApp(true, { env: { TESSERA_RESPONSE_CACHE: 'off' } });
   const articles = running.app.query('api::article.article');
   const published = await articles.count({ where: { publishedAt: { $notNull: true } } });
   // every new article like the fixture's article 2: author, categories, seo with image, links, all block types

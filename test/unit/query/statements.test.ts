@@ -20,7 +20,8 @@ let running: RunningApp;
 let seen: string[] = [];
 
 beforeAll(async () => {
-  running = await startFixtureApp(true);
+  // the statements of building an answer: the response cache would answer a repeated request without any
+  running = await startFixtureApp(true, { env: { TESSERA_RESPONSE_CACHE: 'off' } });
   // observe the SQL text of every read (the real database still answers)
   const db = running.app.db as unknown as { all: (sql: string, p?: readonly SqlValue[]) => Promise<unknown[]>; get: (sql: string, p?: readonly SqlValue[]) => Promise<unknown> };
   const all = db.all.bind(db);

@@ -1,0 +1,49 @@
+// The response cache as the HTTP front doors use it: keys, the lookup before an answer is built, keeping
+// the answer built, and sending a kept one (with its ETag, and 304 to a client that has it).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ability } from '../auth/abilities';
+import type { Model } from '../model/types';
+import type { Database } from '../storage/dialect';
+import { answerTables } from './answer-tables';
+import { matchesIfNoneMatch, permissionsKey, ResponseCache, type CachedAnswer, type ResponseCacheConfig, type Snapshot } from './response-cache';
+
+export interface KeptAnswers {
+  cache: ResponseCache;
+  /** false while answers may not be kept: read lifecycle hooks (a kept answer would skip them), signed media urls */
+  allowed(): boolean;
+  /** in-memory state answers depend on besides the data (i18n's default locale) */
+  stamp(): string;
+  /** the tables an answer about these types can have read (answer-tables.ts) */
+  tables(uids: readonly string[]): readonly string[];
+}
+
+/** the key of an answer, or null when this caller's answers are not kept */
+export function answerKey(k: KeptAnswers, door: string, ability: Ability, request: string): string | null {
+  if (!k.cache.usable || !k.allowed()) return null;
+  const who = permissionsKey(ability);
+  return who === null ? null : `${door}\u0000${who}\u0000${k.stamp()}\u0000${request}`;
+}
+
+/** the kept answer, or the snapshot to build and keep a new one from (a promise only where the token is: PostgreSQL) */
+export function lookupAnswer(k: KeptAnswers, key: string): { hit: CachedAnswer } | { miss: Snapshot } | Promise<{ hit: CachedAnswer } | { miss: Snapshot }> {
+  return k.cache.lookup(key);
+}
+
+/** sends a kept (or just kept) answer: its ETag, and 304 without the body when the client has it */
+export function sendKept(k: KeptAnswers, req: FastifyRequest, reply: FastifyReply, e: CachedAnswer): FastifyReply {
+  reply.header('etag', e.etag);
+  const cc = k.cache.config.cacheControl;
+  if (cc) reply.header('cache-control', cc);
+  // the answer depends on the caller's credentials: a shared cache must not hand one caller's to another
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+  if (matchesIfNoneMatch(req.headers['if-none-match'], e.etag)) return reply.code(304).send();
+  return reply.code(e.status).type(e.contentType).send(e.body);
+}
+
+/** the cache of one instance; undefined when it is off or the database cannot tell every change */
+export function createKeptAnswers(db: Database, model: Model, config: ResponseCacheConfig, o: Pick<KeptAnswers, 'allowed' | 'stamp'>): KeptAnswers | undefined {
+  const cache = new ResponseCache(db, config);
+  if (!cache.usable) return undefined;
+  return { cache, allowed: o.allowed, stamp: o.stamp, tables: (uids) => answerTables(model, uids) };
+}
