@@ -175,15 +175,20 @@ function relationPart(c: Ctx, ct: ContentType, alias: string, attr: Attribute, v
     return { sql: `${alias}.id ${none ? 'NOT IN' : 'IN'} ${withRelated(hopFor(c.b, c.model, ct, attr))}`, nullTruth: none ? 'T' : 'F' };
   }
   const hop = hopFor(c.b, c.model, ct, attr);
-  const link = hop.link(notNull); // parameters in text order: the link's, then the condition's
+  // no `<parent id> IS NOT NULL` here: the IN is never negated, so a NULL parent id changes nothing, and the
+  // condition would make SQLite walk the link table's whole (parent, target) index instead of reading the
+  // matching targets' links through their own index (1M articles: 241 ms -> 25 ms for a page; issue 22)
+  const link = hop.link(anyParent); // parameters in text order: the link's, then the condition's
   const inner = node(c, hop.target, hop.alias, sub, neg);
-  const some = `${alias}.id IN (SELECT ${hop.parentExpr} ${hop.from} WHERE ${link}${inner.sql ? ` AND (${inner.sql})` : ''})`;
+  const conditions = [link, inner.sql && `(${inner.sql})`].filter(Boolean).join(' AND ');
+  const some = `${alias}.id IN (SELECT ${hop.parentExpr} ${hop.from}${conditions ? ` WHERE ${conditions}` : ''})`;
   if (inner.nullTruth !== 'T') return { sql: some, nullTruth: inner.nullTruth };
   // the sub-condition holds on the all-NULL row v4 joins for an entry without related rows
   return { sql: `${some} OR ${alias}.id NOT IN ${withRelated(hopFor(c.b, c.model, ct, attr))}`, nullTruth: 'T' };
 }
 
 const notNull = (parentExpr: string) => `${parentExpr} IS NOT NULL`;
+const anyParent = () => '';
 
 /**
  * `(SELECT <parent id> FROM <link> JOIN <target> ...)`: the entries with a related row. Not correlated with

@@ -14,7 +14,8 @@ export interface Hop {
   /** `FROM <link> l JOIN <target> a ON ...` */
   from: string;
   /**
-   * condition relating the link rows to a parent: `match` receives the parent-id column of the link.
+   * condition relating the link rows to a parent: `match` receives the parent-id column of the link (and may
+   * answer '': any parent; the result is then the link's own conditions, possibly '').
    * `byParent`: `match` selects a few parents (population, correlated sorts), so the other link columns
    * are written `+col` to keep SQLite on the parent-id index: without statistics it prefers the
    * `component_type` index and reads every component of the type (bench/README.md, finding 1).
@@ -32,9 +33,16 @@ export interface Hop {
 
 export class HopError extends Error {}
 
-/** `filter` binds its parameters when called, so placeholders stay in text order; `pin` is `dialect.skipIndex` or ''. */
+/**
+ * `filter` binds its parameters when called, so placeholders stay in text order; `pin` is `dialect.skipIndex` or
+ * ''; it answers '' or ` AND <conditions>`. A `match` answering '' leaves the link's own conditions only ('' if none).
+ */
 function linkOf(b: SqlBuilder, parentExpr: string, filter: (pin: string) => string): Pick<Hop, 'link' | 'on'> {
-  const link = (match: (e: string) => string, byParent = false) => `${match(parentExpr)}${filter(byParent ? b.dialect.skipIndex : '')}`;
+  const link = (match: (e: string) => string, byParent = false) => {
+    const m = match(parentExpr);
+    const f = filter(byParent ? b.dialect.skipIndex : '');
+    return m ? `${m}${f}` : f.slice(' AND '.length);
+  };
   return { link, on: (pid) => link((e) => `${e} = ${pid}`, true) };
 }
 

@@ -18,14 +18,15 @@ function sql(where: Record<string, unknown>): { text: string; params: unknown[] 
 describe('compile-where', () => {
   it('a positive relation filter is one uncorrelated IN (SELECT ...), values bound', () => {
     const { text, params } = sql({ author: { name: { $eq: "x' OR 1=1 --" } } });
-    expect(text).toMatch(/^t0\.id IN \(SELECT t\d+\.`article_id` FROM `articles_author_links` t\d+ JOIN `authors` t\d+ ON .* WHERE t\d+\.`article_id` IS NOT NULL AND \(t\d+\.`name` = \?\)\)$/);
+    // no `article_id IS NOT NULL`: the IN is never negated, and it would keep SQLite off the target's links index
+    expect(text).toMatch(/^t0\.id IN \(SELECT t\d+\.`article_id` FROM `articles_author_links` t\d+ JOIN `authors` t\d+ ON \S+ = \S+ WHERE \(t\d+\.`name` = \?\)\)$/);
     expect(text).not.toContain('t0.id =');
     expect(params).toContain("x' OR 1=1 --");
     expect(text).not.toContain('OR 1=1');
   });
   it('a negation stays inside the subquery (v4: a related row that does not match)', () => {
     const { text } = sql({ $not: { author: { name: 'x' } } });
-    expect(text).toMatch(/^t0\.id IN \(SELECT .* AND \(NOT \(t\d+\.`name` = \?\)\)\)$/);
+    expect(text).toMatch(/^t0\.id IN \(SELECT .* WHERE \(NOT \(t\d+\.`name` = \?\)\)\)$/);
   });
   it('a condition TRUE on the all-NULL row also matches entries without related rows', () => {
     expect(sql({ author: { name: { $null: true } } }).text).toMatch(/^t0\.id IN \(.*\) OR t0\.id NOT IN \(.*\)$/);
