@@ -102,6 +102,11 @@ export interface TableInfo {
 
 /** Helpers every dialect shares. */
 export interface ListParam {
+  /**
+   * The values of a list parameter as rows (`<alias>.value`), for a correlated subquery per value. SQLite only:
+   * PostgreSQL would need the values' type for `unnest`, and compares through `inList` instead.
+   */
+  listRows?(placeholder: string, alias: string): string;
   /** `expr IN (<list>)` with the whole list bound as ONE parameter (stable SQL text, cacheable) */
   inList(expr: string, placeholder: string): string;
   /** how the list parameter is bound */

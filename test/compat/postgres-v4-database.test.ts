@@ -57,11 +57,11 @@ async function startOn(name: string, withData: boolean): Promise<RunningApp> {
 
 /**
  * What v4's part of a schema is made of, one line per column, index, constraint and sequence, sorted; Tessera's
- * own tables (`tessera_*`, docs/compatibility.md) are left out.
+ * own tables and indexes (`tessera_*`, docs/compatibility.md) are left out.
  */
 async function layout(db: string): Promise<Record<string, string[]>> {
   return withClient(db, async (c) => {
-    const lines = async (sql: string) => (await c.query<{ line: string }>(sql)).rows.map((r) => r.line).filter((l) => !l.startsWith('tessera_')).sort();
+    const lines = async (sql: string) => (await c.query<{ line: string }>(sql)).rows.map((r) => r.line).filter((l) => !l.startsWith('tessera_') && !l.includes(' INDEX tessera_')).sort();
     return {
       // format_type, not information_schema: it tells timestamp from timestamp(6)
       columns: await lines(`

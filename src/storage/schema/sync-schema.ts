@@ -19,6 +19,7 @@ import { postgresDdl } from './pg-ddl';
 import { sqliteDdl } from './sqlite-ddl';
 import type { TableDef } from './table-def';
 import { v4SchemaHash, type V4Schema } from './v4-schema';
+import { ensureTesseraIndexes } from './tessera-indexes';
 
 export interface SyncLog {
   info(msg: string): void;
@@ -157,5 +158,8 @@ async function syncNow(db: Database, model: Model, log: SyncLog, opts: SyncOptio
   if (p.created.length) log.info(`schema: created ${p.created.length} tables (${p.created.join(', ')})`);
   if (p.addedColumns.length) log.info(`schema: added columns ${p.addedColumns.join(', ')}`);
   if (addedIndexes.length) log.info(`schema: added indexes ${addedIndexes.join(', ')}`);
+  // Tessera's own indexes (not v4's, not in its schema record): re-created whenever missing
+  const own = await ensureTesseraIndexes(db, model, log.warn);
+  if (own.length) log.info(`schema: added Tessera's indexes ${own.join(', ')}`);
   return { created: p.created, addedColumns: p.addedColumns, addedIndexes, warnings: p.warnings };
 }

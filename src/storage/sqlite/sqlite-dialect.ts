@@ -20,5 +20,6 @@ export const sqliteDialect: Dialect = {
   datetimeToDb: (d) => d.getTime(),
   booleanToDb: (b) => (b ? 1 : 0),
   inList: (expr, p) => `${expr} IN (SELECT value FROM json_each(${p}))`,
+  listRows: (p, alias) => `json_each(${p}) ${alias}`,
   listValue: (values) => JSON.stringify(values),
 };

@@ -1,8 +1,9 @@
-// Filters through relations and components use an index at scale (issue 22, part 2): on 100k articles, each with
+// Filters through relations and components use an index at scale (issue 22, parts 2 and 4): on 100k articles, each with
 // an author, two categories and an seo component, every filter shape (to-one, to-many, a component, nested
 // relations, $not, $or, $null on a relation) is compiled by Tessera, and SQLite's plan for the statements it
 // runs must search the big tables (articles, their link tables, the components) through an index, never scan
-// them. SQLite's plans: EXPLAIN QUERY PLAN on the app's own file (PostgreSQL chooses plans from statistics, which
+// them; and a new link's position at the end of its target's list (MAX of the order column) is a seek on
+// Tessera's (target, order) index, not a read of every link of the target. SQLite's plans: EXPLAIN QUERY PLAN on the app's own file (PostgreSQL chooses plans from statistics, which
 // a plan test cannot pin down; the benchmark at scale measures it there).
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApp, type RunningApp } from '../../helpers/fixture-app';
 import { onPostgres } from '../../helpers/test-database';
-import type { SqlValue } from '../../../src/storage/dialect';
+import type { Executor, SqlValue } from '../../../src/storage/dialect';
+import { createRelationLinks } from '../../../src/storage/write-relations';
+import type { RelationAttribute } from '../../../src/model/types';
 
 const ARTICLES = 100_000;
 /** the tables that grow with the articles: a plan must never read them whole */
@@ -98,5 +101,34 @@ describe.skipIf(onPostgres)(`relation filters on ${ARTICLES.toLocaleString('en-U
     expect(res.statusCode, res.body).toBe(200);
     expect(seen.length).toBeGreaterThan(0);
     expect(bigScans(path.join(running.dir, '.tmp/data.db'), seen)).toEqual([]);
+  });
+});
+
+describe.skipIf(onPostgres)(`new links on ${ARTICLES.toLocaleString('en-US')} articles`, () => {
+  it('a new article\'s position in each category\'s list is found through an index', async () => {
+    const statements: typeof seen = [];
+    const ct = running.app.model.require('api::article.article');
+    const attr = ct.attributes.categories as RelationAttribute;
+    // the write path's statements, recorded; rolled back at the end (the data stays as the other tests want it)
+    await expect(running.app.db.transaction(async (tx) => {
+      const recorded: Executor = {
+        dialect: tx.dialect, lock: (keys) => tx.lock(keys), insert: (sql, p) => tx.insert(sql, p), run: (sql, p) => tx.run(sql, p),
+        all: (sql, p) => (statements.push({ sql, params: p ?? [] }), tx.all(sql, p)),
+        get: (sql, p) => (statements.push({ sql, params: p ?? [] }), tx.get(sql, p)),
+      };
+      await createRelationLinks(recorded, ct, attr, [{ entityId: 1, op: { kind: 'set', ids: [2, 3] } as never }]);
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    // one MAX per target (a correlated subquery: SQLite's min/max optimization makes it one index seek), through
+    // Tessera's (category_id, article_order) index; a MAX over a GROUP BY would read every link of the category
+    const max = statements.find((st) => /MAX\(/.test(st.sql));
+    expect(max?.sql).toMatch(/\(SELECT MAX\(`article_order`\) FROM `articles_categories_links` WHERE `category_id` = l\.value\)/);
+    const db = new BetterSqlite3(path.join(running.dir, '.tmp/data.db'), { readonly: true });
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${max!.sql}`).all(...(max!.params as unknown[])) as Array<{ detail: string }>).map((r) => r.detail);
+      expect(plan).toContain('SEARCH articles_categories_links USING COVERING INDEX tessera_articles_categories_links_inv_order (category_id=?)');
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,8 +1,10 @@
-// Test helper: the shape of a SQLite file as SQLite itself reports it (pragmas), for comparisons.
+// Test helper: the shape of a SQLite file as SQLite itself reports it (pragmas), for comparisons with the files
+// real v4 wrote: Tessera's own indexes (`tessera_*`, storage/schema/tessera-indexes.ts) are left out.
 import BetterSqlite3 from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TESSERA_INDEX_PREFIX } from '../../../src/storage/schema/tessera-indexes';
 
 export interface Shape {
   tables: Map<string, {
@@ -22,7 +24,7 @@ export function shapeOf(file: string): Shape {
       const columns = db.prepare('SELECT name, lower(type) AS type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid').all(name) as Shape['tables'] extends Map<string, infer V> ? V extends { columns: infer C } ? C : never : never;
       const indexes = new Map<string, { unique: boolean; columns: string[] }>();
       for (const idx of db.prepare('SELECT name, "unique" AS u FROM pragma_index_list(?)').all(name) as { name: string; u: number }[]) {
-        if (idx.name.startsWith('sqlite_autoindex')) continue;
+        if (idx.name.startsWith('sqlite_autoindex') || idx.name.startsWith(TESSERA_INDEX_PREFIX)) continue;
         const cols = (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(idx.name) as { name: string }[]).map((r) => r.name);
         indexes.set(idx.name, { unique: idx.u === 1, columns: cols });
       }
@@ -51,7 +53,7 @@ export function rowCounts(file: string): Record<string, number> {
 export function masterSql(file: string): string[] {
   const db = new BetterSqlite3(file, { readonly: true });
   try {
-    return (db.prepare(`SELECT type || ' ' || name || ': ' || coalesce(sql, '') AS s FROM sqlite_master ORDER BY type, name`).all() as { s: string }[]).map((r) => r.s);
+    return (db.prepare(`SELECT type || ' ' || name || ': ' || coalesce(sql, '') AS s FROM sqlite_master WHERE name NOT LIKE '${TESSERA_INDEX_PREFIX}%' ORDER BY type, name`).all() as { s: string }[]).map((r) => r.s);
   } finally {
     db.close();
   }

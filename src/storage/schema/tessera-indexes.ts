@@ -1,0 +1,60 @@
+// Indexes Tessera adds to v4's tables for speed, never for a correct answer. Each link table with order columns
+// gets (owner id, order) on each side: the next position of a new link (MAX(order) of one owner's links) is then
+// one index seek instead of a read of every link of the owner (1M articles, 50 categories: 47 ms of a 63 ms
+// create; issue 22). v4's own schema sync drops indexes it does not know when its schema changes: the names
+// start with `tessera_` so that they are recognisable, and every start re-creates the missing ones.
+import { createHash } from 'node:crypto';
+import type { Model } from '../../model/types';
+import type { Database } from '../dialect';
+import type { IndexDef } from './table-def';
+
+export const TESSERA_INDEX_PREFIX = 'tessera_';
+/** PostgreSQL's identifier length (SQLite has none) */
+const MAX_NAME = 63;
+
+/** `tessera_<table>_<what>`, shortened with a digest of the whole where it would pass 63 characters */
+function indexName(table: string, what: string): string {
+  const full = `${TESSERA_INDEX_PREFIX}${table}_${what}`;
+  if (full.length <= MAX_NAME) return full;
+  const digest = createHash('sha1').update(full).digest('hex').slice(0, 8);
+  return `${TESSERA_INDEX_PREFIX}${table.slice(0, MAX_NAME - TESSERA_INDEX_PREFIX.length - what.length - digest.length - 2)}_${digest}_${what}`;
+}
+
+/** the indexes Tessera wants, by table */
+export function tesseraIndexes(model: Model): Array<{ table: string; index: IndexDef }> {
+  const out = new Map<string, { table: string; index: IndexDef }>();
+  for (const ct of [...model.contentTypes.values(), ...model.components.values()]) {
+    for (const attr of Object.values(ct.attributes)) {
+      if (attr.kind !== 'relation' || !attr.owner || !attr.joinTable || attr.joinColumn || attr.relation.startsWith('morph')) continue;
+      const jt = attr.joinTable;
+      const add = (what: string, columns: string[]) => {
+        const name = indexName(jt.name, what);
+        out.set(name, { table: jt.name, index: { name, columns, type: 'index' } });
+      };
+      if (jt.orderColumn) add('own_order', [jt.joinColumn, jt.orderColumn]);
+      if (jt.inverseOrderColumn) add('inv_order', [jt.inverseJoinColumn, jt.inverseOrderColumn]);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Creates the missing ones (after schema sync: their tables exist). A failure is a warning: they only make
+ * writes faster. Returns the names created.
+ */
+export async function ensureTesseraIndexes(db: Database, model: Model, warn: (m: string) => void): Promise<string[]> {
+  const live = await db.introspect();
+  const q = db.dialect.quote;
+  const created: string[] = [];
+  for (const { table, index } of tesseraIndexes(model)) {
+    const info = live.get(table);
+    if (!info || info.indexes.has(index.name) || !index.columns.every((c) => info.columns.has(c))) continue;
+    try {
+      await db.exec(`CREATE INDEX IF NOT EXISTS ${q(index.name)} ON ${q(table)} (${index.columns.map(q).join(', ')})`);
+      created.push(index.name);
+    } catch (err) {
+      warn(`index ${index.name} on ${table} could not be created (writes stay correct, only slower): ${(err as Error).message}`);
+    }
+  }
+  return created;
+}
