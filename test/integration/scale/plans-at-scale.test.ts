@@ -1,9 +1,10 @@
-// Filters through relations and components use an index at scale (issue 22, parts 2 and 4): on 100k articles, each with
+// SQLite's plans at scale (issue 22, parts 2, 4 and 6). Filters through relations and components use an index: on 100k articles, each with
 // an author, two categories and an seo component, every filter shape (to-one, to-many, a component, nested
 // relations, $not, $or, $null on a relation) is compiled by Tessera, and SQLite's plan for the statements it
 // runs must search the big tables (articles, their link tables, the components) through an index, never scan
 // them; and a new link's position at the end of its target's list (MAX of the order column) is a seek on
-// Tessera's (target, order) index, not a read of every link of the target. SQLite's plans: EXPLAIN QUERY PLAN on the app's own file (PostgreSQL chooses plans from statistics, which
+// Tessera's (target, order) index, not a read of every link of the target; and a deep page skips its entries on
+// Tessera's narrow (id, published_at) index, not on the rows. SQLite's plans: EXPLAIN QUERY PLAN on the app's own file (PostgreSQL chooses plans from statistics, which
 // a plan test cannot pin down; the benchmark at scale measures it there).
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
@@ -127,6 +128,24 @@ describe.skipIf(onPostgres)(`new links on ${ARTICLES.toLocaleString('en-US')} ar
     try {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${max!.sql}`).all(...(max!.params as unknown[])) as Array<{ detail: string }>).map((r) => r.detail);
       expect(plan).toContain('SEARCH articles_categories_links USING COVERING INDEX tessera_articles_categories_links_inv_order (category_id=?)');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe.skipIf(onPostgres)(`deep pages on ${ARTICLES.toLocaleString('en-US')} articles`, () => {
+  it('skip the entries before the page, and count them, on Tessera\'s covering index instead of the rows', async () => {
+    seen = [];
+    const res = await running.app.server.inject({ method: 'GET', url: '/api/articles?pagination[page]=3000&pagination[pageSize]=25' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { data: Array<{ id: number }> }).data[0].id).toBeGreaterThan(1_000_000);
+    const db = new BetterSqlite3(path.join(running.dir, '.tmp/data.db'), { readonly: true });
+    try {
+      const plans = seen.filter((st) => /^\s*SELECT/i.test(st.sql)).flatMap(({ sql, params }) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql.replace(/tessera_json_value\(/g, 'coalesce(')}`).all(...(params as unknown[])) as Array<{ detail: string }>).map((r) => r.detail));
+      expect(plans).toContain('SCAN t0 USING COVERING INDEX tessera_articles_page');
+      expect(plans.filter((p) => /^SCAN t0$/.test(p))).toEqual([]);
     } finally {
       db.close();
     }
