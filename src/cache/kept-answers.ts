@@ -37,7 +37,8 @@ export function sendKept(k: KeptAnswers, req: FastifyRequest, reply: FastifyRepl
   // the answer depends on the caller's credentials: a shared cache must not hand one caller's to another
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
-  if (matchesIfNoneMatch(req.headers['if-none-match'], e.etag)) return reply.code(304).send();
+  // RFC 9110 13.2.1: a precondition applies to a 2xx answer only (a kept 404 stays a 404)
+  if (e.status >= 200 && e.status < 300 && matchesIfNoneMatch(req.headers['if-none-match'], e.etag)) return reply.code(304).send();
   return reply.code(e.status).type(e.contentType).send(e.body);
 }
 

@@ -10,11 +10,13 @@ import type { Operation } from './request-shape';
 /** the top-level fields of each kept operation's kind, and the content type each reads */
 export type ReadFields = ReadonlyMap<string, string>;
 
-/** documents looked at (their root fields, or null: not kept), by text */
-const seen = new ShapeCache<readonly string[] | null>(256);
+/** documents looked at (the types they read, or null: not kept), by text, per schema's read fields */
+const seenBySchema = new WeakMap<ReadFields, ShapeCache<readonly string[] | null>>();
 
 /** the content types a kept operation reads, or null when it is not kept */
 export function keptOperationTypes(op: Operation, reads: ReadFields, maxTokens: number): readonly string[] | null {
+  let seen = seenBySchema.get(reads);
+  if (!seen) seenBySchema.set(reads, (seen = new ShapeCache(256)));
   const cacheKey = `${op.operationName ?? ''}\u0000${op.query}`;
   const known = seen.get(cacheKey);
   if (known !== undefined) return known;

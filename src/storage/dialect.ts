@@ -90,6 +90,8 @@ export interface Database extends Executor {
   /**
    * A value that changes whenever a commit this instance did not make (another process or node) may have
    * changed data; with `changes`, what tells a cached answer is still the answer. Absent: cannot be told.
+   * SQLite: it changes with the other connections' commits only. PostgreSQL: with every commit on the server,
+   * this instance's own included (so there every commit drops every kept answer; docs/configuration.md).
    */
   changeToken?(): number | string | Promise<number | string>;
 }

@@ -79,6 +79,8 @@ describe('kept answers', () => {
     expect(miss.status).toBe(404);
     expect(JSON.parse(miss.text)).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
     expect(await kept(() => get('/api/authors/900000'))).toMatchObject({ status: 404, etag: miss.etag, statements: HIT_STATEMENTS });
+    // a precondition applies to 2xx answers only (RFC 9110 13.2.1): the 404 again, not a 304
+    expect(await get('/api/authors/900000', { 'if-none-match': miss.etag! })).toMatchObject({ status: 404, text: miss.text });
   });
 
   it('callers with other permissions get their own answers (a token sees what Public sees only where allowed)', async () => {
