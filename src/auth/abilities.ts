@@ -36,6 +36,8 @@ export interface AbilityCacheDeps {
 interface Entry {
   at: number;
   value: Promise<Ability & { actions: ReadonlySet<string> }>;
+  /** the value once read (the response cache's hits need it without waiting) */
+  settled?: Ability;
 }
 
 export function createAbilityCache(deps: AbilityCacheDeps) {
@@ -61,7 +63,10 @@ export function createAbilityCache(deps: AbilityCacheDeps) {
     const entry = { at: t, value };
     cache.set(key, entry);
     // a failed read or one overtaken by a permission write must not stay cached
-    value.then(() => { if (gen !== generation && cache.get(key) === entry) cache.delete(key); }, () => { if (cache.get(key) === entry) cache.delete(key); });
+    value.then((ability) => {
+      if (gen !== generation && cache.get(key) === entry) cache.delete(key);
+      else (entry as Entry).settled = ability;
+    }, () => { if (cache.get(key) === entry) cache.delete(key); });
     return value;
   }
 
@@ -75,6 +80,11 @@ export function createAbilityCache(deps: AbilityCacheDeps) {
   return {
     /** the Public role's ability (empty when the Public role has no permission at all) */
     forPublic: () => get('public'),
+    /** the Public role's ability when it is read and fresh, as forPublic would answer it now; else undefined */
+    publicNow(): Ability | undefined {
+      const hit = cache.get('public');
+      return hit && now() - hit.at < maxAge ? hit.settled : undefined;
+    },
     forRole: (roleId: number) => get(roleId),
     onWrite,
     clear: () => onWrite(UP_PERMISSION_UID),

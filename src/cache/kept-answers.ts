@@ -17,6 +17,12 @@ export interface KeptAnswers {
   tables(uids: readonly string[]): readonly string[];
 }
 
+/**
+ * The door of REST answers: the request's path and query string name the route (fastify gives one GET route
+ * per path), so the key needs no route and an answer can be found before routing (fast-hits.ts).
+ */
+export const REST_DOOR = 'rest';
+
 /** the key of an answer, or null when this caller's answers are not kept */
 export function answerKey(k: KeptAnswers, door: string, ability: Ability, request: string): string | null {
   if (!k.cache.usable || !k.allowed()) return null;

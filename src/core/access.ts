@@ -62,6 +62,7 @@ export function createAccess(d: AccessDeps) {
     canRead(auth: Auth, uid: string) {
       return ALWAYS_READABLE.has(uid) || canFind(auth, uid);
     },
+    publicAbilityNow: () => abilities.publicNow(),
   };
   return {
     rest,

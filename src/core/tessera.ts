@@ -37,6 +37,7 @@ import { createStrapiObject, type StrapiObject } from './strapi-object';
 import { buildServer } from '../server/http-server';
 import { createKeptAnswers, type KeptAnswers } from '../cache/kept-answers';
 import { responseCacheConfig } from '../cache/cache-config';
+import type { ResponseCache } from '../cache/response-cache';
 import { middlewareSettings } from '../server/middlewares-config';
 import { maxJsonDepth } from '../json-nesting';
 import { attachRouteHooks, hookRegistry, projectMiddlewares } from '../rest/route-chain';
@@ -68,6 +69,8 @@ export interface Tessera {
   strapi: StrapiObject;
   server: FastifyInstance;
   log: Logger;
+  /** the response cache, when on (its counters: hits, misses, early hits) */
+  responseCache?: ResponseCache;
   listen(opts?: { host?: string; port?: number }): Promise<string>;
   close(): Promise<void>;
   summary(): string;
@@ -346,7 +349,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     await server.ready();
     let closed = false;
     return {
-      project, model, db, query, strapi, server, log,
+      project, model, db, query, strapi, server, log, responseCache: keptAnswers?.cache,
       async listen(o = {}) {
         const host = o.host ?? project.config.get<string>('server.host', '0.0.0.0');
         const port = o.port ?? Number(project.config.get('server.port', 1337));

@@ -25,7 +25,8 @@ import { lazySchemaCompilers } from './schema-compilers';
 import { ShapeCache } from '../query/shape-cache';
 import { createSessions, sessionOptions, type Sessions } from './sessions';
 import { isCoreAnswer } from '../cache/core-answer';
-import { answerKey, lookupAnswer, sendKept, type KeptAnswers } from '../cache/kept-answers';
+import { answerKey, lookupAnswer, REST_DOOR, sendKept, type KeptAnswers } from '../cache/kept-answers';
+import { withFastHits } from '../cache/fast-hits';
 
 export interface ServerOptions {
   routes: RouteDef[];
@@ -112,10 +113,29 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (s.length <= MAX_CACHED_QUERY && !queryString.rejection(parsed)) parsedQueries.set(s, copyQuery(parsed) as Record<string, unknown>);
     return parsed;
   };
+  // the headers every answer gets (security headers, x-powered-by), and CORS's for an Origin (not a preflight's)
+  const BASE_HEADERS: Record<string, string> = { ...(settings.security ? SECURITY_HEADERS : {}), ...(settings.poweredBy ? { 'x-powered-by': settings.poweredBy } : {}) };
   const baseHeaders = (reply: FastifyReply): void => {
-    if (settings.security) reply.headers(SECURITY_HEADERS);
-    if (settings.poweredBy) reply.header('x-powered-by', settings.poweredBy);
+    reply.headers(BASE_HEADERS);
   };
+  const corsHeaders = (origin: string | undefined): Record<string, string> => {
+    const allowed = allowedOrigin(settings.cors, origin);
+    if (!allowed) return { vary: 'Origin' };
+    const h: Record<string, string> = { vary: 'Origin', 'access-control-allow-origin': allowed };
+    if (settings.cors.credentials) h['access-control-allow-credentials'] = 'true';
+    if (settings.cors.expose?.length) h['access-control-expose-headers'] = settings.cors.expose.join(',');
+    return h;
+  };
+  // kept answers for callers without credentials go out before fastify (cache/fast-hits.ts)
+  let closing = false;
+  const fast = (handler: RequestListener): RequestListener => (!o.keptAnswers ? handler : withFastHits(handler, {
+    kept: o.keptAnswers,
+    prefix: o.prefix + '/',
+    publicAbility: () => o.access.publicAbilityNow?.(),
+    headers: (origin) => (settings.cors.enabled ? { ...BASE_HEADERS, ...corsHeaders(origin) } : BASE_HEADERS),
+    closing: () => closing,
+    logLine: settings.logger ? (method, url, ms, status) => log.info(`${method} ${url} (${Math.round(ms)} ms) ${status}`) : undefined,
+  }));
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -134,7 +154,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     },
     trustProxy: o.trustProxy === true,
     schemaController: lazySchemaCompilers,
-    serverFactory: o.httpServer ? (handler, opts) => o.httpServer!.serve(handler as RequestListener, opts as unknown as ServerTimeouts) : undefined,
+    serverFactory: o.httpServer ? (handler, opts) => o.httpServer!.serve(fast(handler as RequestListener), opts as unknown as ServerTimeouts) : undefined,
   });
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -155,7 +175,6 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.server.on('checkExpectation', expectationFailed);
   // a request arriving on an open connection while the server closes: 503 in the envelope (fastify's own
   // answer to it, return503OnClosing, has its own body)
-  let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
     done();
@@ -173,12 +192,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       return;
     }
     if (settings.cors.enabled) {
-      reply.header('vary', 'Origin');
-      const origin = allowedOrigin(settings.cors, req.headers.origin);
-      if (origin) {
-        reply.header('access-control-allow-origin', origin);
-        if (settings.cors.credentials) reply.header('access-control-allow-credentials', 'true');
-        if (settings.cors.expose?.length) reply.header('access-control-expose-headers', settings.cors.expose.join(','));
+      const cors = corsHeaders(req.headers.origin);
+      reply.headers(cors);
+      if (cors['access-control-allow-origin']) {
         if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
           reply.header('access-control-allow-methods', settings.cors.methods.join(','));
           reply.header('access-control-allow-headers', req.headers['access-control-request-headers'] ?? settings.cors.headers.join(','));
@@ -339,7 +355,7 @@ function isCoreReadRoute(route: RouteDef): boolean {
  */
 async function handleKept(o: Server, k: KeptAnswers, route: RouteDef, state: RouteState, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const auth = route.config.auth === false ? UNAUTHENTICATED : authorized(o, route, await o.access.authenticate(req.headers.authorization));
-  const key = auth.kind === 'none' ? null : answerKey(k, route.action, auth.ability, req.url);
+  const key = auth.kind === 'none' ? null : answerKey(k, REST_DOOR, auth.ability, req.url);
   if (key === null) return answerWith(o, route, state, req, reply, auth);
   const looked = lookupAnswer(k, key);
   // SQLite answers at once: no await on the hit path
