@@ -1,6 +1,7 @@
 // In-process A/B of two checkouts on the same dataset: each read case timed with fastify inject, the checkouts
 // interleaved round by round so machine drift cancels out (median µs per request of each).
-//   npx tsx bench/ab-in-process.ts --a <checkout> --b <checkout> [--cases list,populate] [--rounds 15] [--articles 10000]
+//   npx tsx bench/ab-in-process.ts --a <checkout> --b <checkout> [--cases list,populate] [--rounds 15] [--articles 10000] [--response-cache off|on]
+// The response cache is off unless `--response-cache on`: with it, every timed request would be a hit.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,8 +27,9 @@ async function main(): Promise<void> {
   if (!fs.existsSync(dataset)) throw new Error(`no dataset ${dataset}: run npm run bench -- --articles ${articles} once`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-ab-'));
   const ctx: CaseContext = { shape: { ...DEFAULT_SHAPE, articles }, runId: 'ab' };
-  const A = await openTesseraInProcess(a, makeProjectCopy(path.join(dir, 'a'), dataset));
-  const B = await openTesseraInProcess(b, makeProjectCopy(path.join(dir, 'b'), dataset));
+  const cache = arg('response-cache', 'off') === 'on';
+  const A = await openTesseraInProcess(a, makeProjectCopy(path.join(dir, 'a'), dataset), cache);
+  const B = await openTesseraInProcess(b, makeProjectCopy(path.join(dir, 'b'), dataset), cache);
   try {
     for (const c of CASES.filter((x) => ids.includes(x.id) && x.kind === 'read')) {
       const requests = c.inject(ctx, 20);

@@ -3,8 +3,10 @@
 // has no GraphQL).
 import qs from 'qs';
 import { articleData, SEARCH_WORD, type DatasetShape } from './lib/content';
+import { fixtureToken } from './lib/fixture';
 import { componentTypename, graphqlRequest } from './lib/graphql';
 import type { LoadRequest } from './lib/load';
+import { seededRandom } from './lib/seeded-random';
 
 export interface CaseContext {
   shape: DatasetShape;
@@ -16,6 +18,7 @@ export interface InjectRequest {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
   payload?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface BenchCase {
@@ -28,16 +31,27 @@ export interface BenchCase {
   floor: boolean;
   /** a POST /graphql case: answers compared by `data`, and an answer with `errors` is a failure (lib/graphql.ts) */
   graphql?: boolean;
+  /** run only when named in --cases (or `--cases all`): the response cache's cases (issue 17) */
+  extra?: boolean;
+  /**
+   * the requests carry `If-None-Match` with the ETag the server gave for the first one (fetched once per
+   * measurement), so a server that keeps answers sends 304s; a server that gives no ETag gets the plain request
+   */
+  conditional?: boolean;
   /** requests whose answers must be equal on every server before measuring (writes: sent once to each) */
   samples(ctx: CaseContext): InjectRequest[];
   /** the load: one request shape, varied per request where the case needs it */
   load(ctx: CaseContext): LoadRequest;
   /** n requests for counting SQL statements in-process */
   inject(ctx: CaseContext, n: number): InjectRequest[];
+  /** reads: every distinct request the load sends (the bare node:http server keeps Tessera's answer to each) */
+  distinct?(ctx: CaseContext): InjectRequest[];
 }
 
 const q = (o: Record<string, unknown>) => qs.stringify(o, { encodeValuesOnly: true });
 const FIND_ONE_QUERY = q({ populate: { author: { populate: 'avatar' }, categories: true } });
+const LIST_URL = '/api/articles';
+const POPULATE_URL = `/api/articles?${q({ populate: '*' })}`;
 
 /** article ids spread over the dataset, the same on every run */
 function idPool(ctx: CaseContext, n = 100): number[] {
@@ -63,6 +77,7 @@ function fixedRead(id: string, title: string, path: (ctx: CaseContext) => string
     samples: (ctx) => [{ method: 'GET', url: path(ctx) }],
     load: (ctx) => ({ method: 'GET', path: path(ctx) }),
     inject: (ctx, n) => Array.from({ length: n }, () => ({ method: 'GET' as const, url: path(ctx) })),
+    distinct: (ctx) => [{ method: 'GET', url: path(ctx) }],
   };
 }
 
@@ -147,7 +162,7 @@ function gqlCreateRequest(ctx: CaseContext, k: number | string): InjectRequest {
   return graphqlRequest(GQL_CREATE, { data: { ...data, blocks: items } });
 }
 
-const toLoad = (r: InjectRequest): LoadRequest => ({ method: r.method, path: r.url, body: r.payload === undefined ? undefined : JSON.stringify(r.payload) });
+const toLoad = (r: InjectRequest): LoadRequest => ({ method: r.method, path: r.url, body: r.payload === undefined ? undefined : JSON.stringify(r.payload), ...(r.headers ? { headers: r.headers } : {}) });
 
 type GraphqlCaseSpec = Pick<BenchCase, 'id' | 'title' | 'kind' | 'example' | 'samples'> & (
   /** reads: the requests, rotated (written once, not per request) */
@@ -172,6 +187,7 @@ function graphqlCase(c: GraphqlCaseSpec): BenchCase {
       const next = rotating(c.pool(ctx));
       return Array.from({ length: n }, () => next());
     },
+    ...('pool' in c ? { distinct: (ctx: CaseContext) => c.pool(ctx) } : {}),
   };
 }
 
@@ -179,9 +195,35 @@ function fixedGraphqlRead(id: string, title: string, example: string, request: I
   return graphqlCase({ id, title, kind: 'read', example, samples: () => [request], pool: () => [request] });
 }
 
+// ---- the response cache (issue 17) ----
+
+/** mixed: one request in MIXED_WRITE_EVERY is a write (5 %) */
+const MIXED_WRITE_EVERY = 20;
+
+/**
+ * The mixed case's requests in order: request k is a write when k % 20 is 0 (so the first one is, and the
+ * write probe tests it), a title update of a random article with the API token; the others rotate over the
+ * `list`, `populate` and `findone` reads (findOne over its 100 ids). Writes are tagged `write`, reads `read`.
+ */
+function mixedSequence(ctx: CaseContext, first = 0): () => InjectRequest & { tag: 'read' | 'write' } {
+  const reads = [LIST_URL, POPULATE_URL];
+  const ids = rotating(idPool(ctx));
+  const random = seededRandom(ctx.shape.seed * 31 + first);
+  const auth = { authorization: `Bearer ${fixtureToken()}` };
+  let k = first, r = 0;
+  return () => {
+    if (k++ % MIXED_WRITE_EVERY === 0) {
+      const id = 1 + Math.floor(random() * ctx.shape.articles);
+      return { method: 'PUT', url: `/api/articles/${id}`, payload: { data: { title: `Mixed ${ctx.runId}-${k}` } }, headers: auth, tag: 'write' };
+    }
+    const family = r++ % (reads.length + 1);
+    return { method: 'GET', url: family < reads.length ? reads[family] : `/api/articles/${ids()}?${FIND_ONE_QUERY}`, tag: 'read' };
+  };
+}
+
 export const CASES: BenchCase[] = [
-  fixedRead('list', 'list, default', () => '/api/articles'),
-  fixedRead('populate', 'list, populate=*', () => `/api/articles?${q({ populate: '*' })}`),
+  fixedRead('list', 'list, default', () => LIST_URL),
+  fixedRead('populate', 'list, populate=*', () => POPULATE_URL),
   fixedRead('search', 'filter $containsi + sort views:desc', () => `/api/articles?${q({ filters: { title: { $containsi: SEARCH_WORD } }, sort: 'views:desc' })}`),
   {
     id: 'findone', title: 'findOne, author.avatar + categories', kind: 'read', floor: true,
@@ -192,6 +234,7 @@ export const CASES: BenchCase[] = [
       return { method: 'GET', path: `/api/articles/1?${FIND_ONE_QUERY}`, setup: (req) => ({ ...req, path: next() }) };
     },
     inject: (ctx, n) => idPool(ctx, n).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
+    distinct: (ctx) => idPool(ctx).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
   },
   fixedRead('deep-filter', 'filter through categories', () => `/api/articles?${q({ filters: { categories: { slug: { $eq: 'category-3' } } } })}`),
   fixedRead('page-200', 'page 200 (deep offset)', (ctx) => `/api/articles?${q({ pagination: { page: deepPage(ctx) } })}`, '/api/articles?pagination[page]=200'),
@@ -238,4 +281,27 @@ export const CASES: BenchCase[] = [
     samples: (ctx) => [gqlCreateRequest(ctx, 'same')],
     next: (ctx) => gqlCreateRequest(ctx, createSeq++),
   }),
+  {
+    ...fixedRead('revalidate', 'revalidate: list with If-None-Match', () => LIST_URL, 'GET /api/articles with If-None-Match: the ETag the server gave (304); without ETag, the plain request'),
+    conditional: true, extra: true,
+  },
+  {
+    id: 'mixed', title: 'mixed: list, populate=*, findOne reads + 5 % title updates', kind: 'write', floor: false, extra: true,
+    example: 'GET list / populate=* / findOne rotating; every 20th request PUT /api/articles/:id {title} (API token); req/s = reads + writes',
+    samples: () => [],
+    load(ctx) {
+      const next = mixedSequence(ctx);
+      const toRequest = (r: ReturnType<typeof next>) => ({ ...toLoad(r), headers: r.headers ?? {}, tag: r.tag });
+      // autocannon sends what setup makes of this template, never the template: the first request sent (and
+      // the write probe's) is the write k = 0
+      return { method: 'GET', path: LIST_URL, tag: 'read', setup: () => toRequest(next()) };
+    },
+    // the reads in their order, then one write: SQL/req runs from a read to the write
+    inject(ctx, n) {
+      const next = mixedSequence(ctx, 1);
+      const reads = Array.from({ length: Math.max(1, n - 1) }, () => next());
+      const write = mixedSequence(ctx, 0)();
+      return [...reads, write].map(({ method, url, payload, headers }) => ({ method, url, payload, headers }));
+    },
+  },
 ];

@@ -11,7 +11,7 @@ import { makeProjectCopy } from './lib/fixture';
 import { runLoad } from './lib/load';
 import type { RunOptions } from './lib/options';
 import { startTessera } from './lib/servers';
-import { captureSql, explain, openTesseraInProcess, type CapturedSql } from './lib/statements';
+import { captureSql, explain, injectOne, openTesseraInProcess, type CapturedSql } from './lib/statements';
 import { makeWorkspace } from './lib/workspace';
 
 /** --profile <case>: Tessera alone under load with --cpu-prof, then the profile's top self times and files. */
@@ -24,7 +24,8 @@ export async function profileCase(o: RunOptions, caseId: string): Promise<string
   const ws = makeWorkspace(o, dataset, runId);
   const profDir = path.join(ws.dir, 'prof');
   try {
-    const s = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), cpuProfDir: profDir });
+    // the response cache on unless --response-cache off
+    const s = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), cpuProfDir: profDir, responseCache: o.responseCache !== 'off' });
     try {
       if (o.warmup > 0) await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.warmup });
       const r = await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.duration });
@@ -57,13 +58,14 @@ export async function explainCase(o: RunOptions, caseId: string): Promise<string
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-explain-'));
   try {
     const project = makeProjectCopy(path.join(dir, 'p'), dataset);
-    const tessera = await openTesseraInProcess(o.tessera, project);
+    // the response cache off unless --response-cache on: the request after the warm-up would be a hit, no SQL
+    const tessera = await openTesseraInProcess(o.tessera, project, o.responseCache === 'on');
     let sql: CapturedSql[];
     try {
       const [first] = c.inject(ctx, 1);
-      await tessera.server.inject({ method: first.method, url: first.url, payload: first.payload as object | undefined }); // warm caches
+      await injectOne(tessera, first); // warm caches
       const [req] = c.inject(ctx, 1);
-      ({ sql } = await captureSql(o.tessera, () => tessera.server.inject({ method: req.method, url: req.url, payload: req.payload as object | undefined })));
+      ({ sql } = await captureSql(o.tessera, () => injectOne(tessera, req)));
     } finally {
       await tessera.close();
     }

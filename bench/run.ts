@@ -12,13 +12,13 @@ import { compareServers } from './lib/compare';
 import { DEFAULT_SHAPE } from './lib/content';
 import { graphqlCompared, graphqlFailedUnderLoad, graphqlFailure } from './lib/graphql';
 import { BENCH_DIR, FIXTURE_DATA, makeProjectCopy, REPO } from './lib/fixture';
-import { runLoad } from './lib/load';
+import { runLoad, withHeaders, type LoadRequest } from './lib/load';
 import { parseOptions, type RunOptions } from './lib/options';
 import { clonesOf, ensurePostgresDataset, pointProjectAt, type Clones } from './lib/postgres';
-import { aggregate, consoleReport, markdownReport, withRatios, type CaseResult, type Measurement, type RunSummary } from './lib/report';
-import { startFloor, startStrapi, startTessera, withRssSampling, type RunningServer } from './lib/servers';
-import { countStatements, openFloorInProcess, openTesseraInProcess, timeInProcess } from './lib/statements';
-import { evaluateTargets } from './lib/targets';
+import { aggregate, consoleReport, fmt, markdownReport, tesseraLabel, withRatios, type CaseResult, type Measurement, type RunSummary } from './lib/report';
+import { PROBE_PATH, startBare, startFloor, startStrapi, startTessera, withRssSampling, type RunningServer, type ServerName } from './lib/servers';
+import { conditionalOn, countStatements, openFloorInProcess, openTesseraInProcess, timeInProcess } from './lib/statements';
+import { evaluateCacheTargets, evaluateTargets } from './lib/targets';
 import { makeWorkspace, scratch, type Workspace } from './lib/workspace';
 
 export { parseOptions, type RunOptions };
@@ -88,36 +88,56 @@ const VS_ROWS: { label: string; request(size: number): InjectRequest; failure(st
   { label: 'POST /graphql (gql-list)', request: gqlListRequest, failure: graphqlFailure },
 ];
 
+/** the Tessera servers of a run: `tessera` (the cache on unless --response-cache off), and with `both` `tessera-nocache` */
+function tesseraRuns(o: RunOptions): { name: 'tessera' | 'tessera-nocache'; cache: boolean }[] {
+  if (o.responseCache === 'both') return [{ name: 'tessera', cache: true }, { name: 'tessera-nocache', cache: false }];
+  return [{ name: 'tessera', cache: o.responseCache === 'on' }];
+}
+
 /** Statements per request and in-process time per request, Tessera and the floors side by side in this process. */
 async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseContext, ws: Workspace, dbs: Databases, notes: string[]): Promise<InProcessResults> {
   const statements = new Map<string, CaseResult['statements']>();
   const micros = new Map<string, CaseResult['inProcessUs']>();
-  const project = makeProjectCopy(path.join(ws.dir, 'statements'), path.join(ws.tesseraProject, '.tmp/data.db'));
-  await dbs.project(project, 'statements');
-  const tessera = await openTesseraInProcess(o.tessera, project);
+  const tesseras: (ReturnType<typeof tesseraRuns>[number] & { target: Awaited<ReturnType<typeof openTesseraInProcess>> })[] = [];
   const floors = floorsFor(o, cases).map((v) => ({ name: `floor-${v}` as const, target: openFloorInProcess(ws.floorDb, v) }));
   const vsRows: RunSummary['statementsVsRows'] = [];
   try {
+    // each on its own copy: the write cases write to it
+    for (const t of tesseraRuns(o)) {
+      const project = makeProjectCopy(path.join(ws.dir, `statements-${t.name}`), path.join(ws.tesseraProject, '.tmp/data.db'));
+      await dbs.project(project, `statements-${t.name}`);
+      tesseras.push({ ...t, target: await openTesseraInProcess(o.tessera, project, t.cache) });
+    }
     for (const c of cases) {
-      const st: CaseResult['statements'] = { tessera: await countStatements(tessera, c.inject(ctx, 6), answerRules(c).failure) };
+      const st: CaseResult['statements'] = {};
+      for (const t of tesseras) {
+        const requests = c.conditional ? await conditionalOn(t.target, c.inject(ctx, 6)) : c.inject(ctx, 6);
+        // with the cache, a read's requests are counted once kept: the hits, which are what the load measures
+        const count = (st[t.name] = await countStatements(t.target, requests, answerRules(c).failure, t.cache && c.kind === 'read'));
+        if (count.failures) {
+          notes.push(`${c.title}: ${tesseraLabel(t.name, o.responseCache)}'s answers in-process failed: ${count.failures.join('; ')}`);
+          o.log(`  ${c.id}: ${t.name}'s answers in-process failed: ${count.failures.join('; ')}`);
+        }
+      }
       if (c.floor) for (const f of floors) st[f.name] = await countStatements(f.target, c.inject(ctx, 6));
       statements.set(c.id, st);
-      if (st.tessera?.failures) {
-        notes.push(`${c.title}: Tessera's answers in-process failed: ${st.tessera.failures.join('; ')}`);
-        o.log(`  ${c.id}: Tessera's answers in-process failed: ${st.tessera.failures.join('; ')}`);
-      }
       if (c.kind === 'read') {
         const requests = c.inject(ctx, 20);
-        const us = await timeInProcess([{ name: 'tessera', target: tessera, requests }, ...(c.floor ? floors.map((f) => ({ ...f, requests })) : [])], o.duration < 1 ? 1 : 5, o.duration < 1 ? 5 : 40);
+        const targets = [];
+        for (const t of tesseras) targets.push({ name: t.name, target: t.target, requests: c.conditional ? await conditionalOn(t.target, requests) : requests });
+        if (c.floor) targets.push(...floors.map((f) => ({ ...f, requests })));
+        const us = await timeInProcess(targets, o.duration < 1 ? 1 : 5, o.duration < 1 ? 5 : 40);
         micros.set(c.id, Object.fromEntries(us) as CaseResult['inProcessUs']);
       }
     }
+    // the read path's statements: without the cache when it runs (a hit runs none)
+    const readPath = (tesseras.find((t) => !t.cache) ?? tesseras[0]).target;
     for (const row of VS_ROWS) {
       const perPageSize: Record<string, number> = {};
       const failures: string[] = [];
       for (const size of [1, 10, 25, 100]) {
         const r = row.request(size);
-        const count = await countStatements(tessera, [r, r], row.failure);
+        const count = await countStatements(readPath, [r, r], row.failure);
         perPageSize[size] = count.perRequest;
         if (count.failures) failures.push(`pageSize ${size}: ${count.failures[0]}`);
       }
@@ -126,7 +146,7 @@ async function measureInProcess(o: RunOptions, cases: BenchCase[], ctx: CaseCont
       else vsRows.push({ url: row.label, perPageSize });
     }
   } finally {
-    await tessera.close();
+    for (const t of tesseras) await t.target.close();
     for (const f of floors) await f.target.close();
   }
   return { statements, micros, vsRows };
@@ -176,22 +196,41 @@ async function coldStarts(o: RunOptions, ws: Workspace): Promise<RunSummary['col
   return out;
 }
 
+/** the ETag a server gives for the load's first request, or undefined (it sends none) */
+async function etagOf(s: RunningServer, r: LoadRequest): Promise<string | undefined> {
+  const res = await fetch(s.url + r.path, { method: r.method, body: r.body, headers: { 'content-type': 'application/json', ...r.headers }, signal: AbortSignal.timeout(30_000) });
+  await res.arrayBuffer();
+  return res.headers.get('etag') ?? undefined;
+}
+
+/** per conditional case, the servers that gave an ETag (so were sent If-None-Match) and those that gave none */
+const conditionalSeen = new Map<string, Map<ServerName, boolean>>();
+
 async function measureOnce(o: RunOptions, c: BenchCase, ctx: CaseContext, s: RunningServer, all: RunningServer[], pass: number): Promise<Measurement> {
-  const request = c.load(ctx);
-  if (o.warmup > 0) await runLoad({ url: s.url, request, connections: o.connections, duration: o.warmup });
+  let request = c.load(ctx);
+  if (c.conditional) {
+    // the ETag this server gives now; none: the plain request
+    const etag = await etagOf(s, request);
+    if (!conditionalSeen.has(c.id)) conditionalSeen.set(c.id, new Map());
+    conditionalSeen.get(c.id)!.set(s.name, etag !== undefined);
+    if (etag) request = withHeaders(request, { 'if-none-match': etag });
+  }
+  if (o.warmup > 0) await runLoad({ url: s.url, request, connections: o.connections, duration: o.warmup, notModifiedOk: c.conditional });
   const la = loadavg();
   const failed = answerRules(c).failedUnderLoad;
-  const { result, peakMb } = await withRssSampling(all, () => runLoad({ url: s.url, request, connections: o.connections, duration: o.duration, failed }));
+  const { result, peakMb } = await withRssSampling(all, () => runLoad({ url: s.url, request, connections: o.connections, duration: o.duration, failed, notModifiedOk: c.conditional }));
   const m: Measurement = { caseId: c.id, server: s.name, pass, load: result, rssPeakMb: peakMb.get(s.name) ?? NaN, loadavg: la };
-  o.log(`  pass ${pass}  ${c.id.padEnd(15)} ${s.name.padEnd(10)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  RSS ${Math.round(m.rssPeakMb)} MB${result.non2xx || result.errors || result.failed ? `  (${result.non2xx} non-2xx, ${result.errors} errors${failed ? `, ${result.failed} 2xx with errors` : ''})` : ''}  load ${la.toFixed(2)}`);
+  const tags = result.tagged ? `  (${Object.entries(result.tagged).map(([t, n]) => `${t}s ${Math.round(n / result.seconds)}/s`).join(', ')})` : '';
+  const notModified = result.notModified ? `  (${result.notModified} × 304)` : '';
+  o.log(`  pass ${pass}  ${c.id.padEnd(15)} ${s.name.padEnd(15)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  RSS ${Math.round(m.rssPeakMb)} MB${result.non2xx || result.errors || result.failed ? `  (${result.non2xx} non-2xx, ${result.errors} errors${failed ? `, ${result.failed} 2xx with errors` : ''})` : ''}${tags}${notModified}  load ${la.toFixed(2)}`);
   return m;
 }
 
 /** One request of a write case on a server: 200 (and no GraphQL `errors`), or why not (so a broken write is not measured as fast). */
 async function probeWrite(c: BenchCase, ctx: CaseContext, s: RunningServer): Promise<string | null> {
   const r = c.load({ ...ctx, runId: `${ctx.runId}p` });
-  const req = r.setup ? r.setup({ method: r.method, path: r.path, body: r.body }) : r;
-  const res = await fetch(s.url + req.path, { method: req.method, body: req.body, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000) });
+  const req = r.setup ? r.setup({ method: r.method, path: r.path, body: r.body, headers: r.headers }) : r;
+  const res = await fetch(s.url + req.path, { method: req.method, body: req.body, headers: { 'content-type': 'application/json', ...req.headers }, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   const failure = answerRules(c).failure;
   if (failure) return failure(res.status, text);
@@ -214,8 +253,33 @@ function writeResults(o: RunOptions, summary: RunSummary): { json: string; md: s
   return { json: `${stem}.json`, md: `${stem}.md`, svg: `${stem}.svg` };
 }
 
+/** the notes on the response cache's side of a run: which Tessera is which, the ratios to bare node:http, the mixed and revalidate cases */
+function cacheNotes(o: RunOptions, results: CaseResult[]): string[] {
+  const notes: string[] = [];
+  const label = (name: ServerName) => (name === 'tessera' || name === 'tessera-nocache' ? tesseraLabel(name, o.responseCache) : name === 'bare' ? 'bare node:http' : name);
+  notes.push(o.responseCache === 'both'
+    ? 'Response cache: `tessera` is Tessera (cache) (TESSERA_RESPONSE_CACHE=on), `tessera-nocache` is Tessera (no cache) (TESSERA_RESPONSE_CACHE=off), two processes, each on its own copy of the dataset; the issue 8 targets read Tessera (no cache). With the cache on, the repeated requests of a read case are hits once kept (the warm-up keeps them); SQL/req of Tessera (cache) counts the hits.'
+    : `Response cache: ${o.responseCache} (TESSERA_RESPONSE_CACHE=${o.responseCache}).`);
+  const bare = results.filter((c) => c.servers.bare);
+  if (bare.length) {
+    notes.push(`bare node:http (floor/bare-http.ts): a plain node:http server sending the bytes Tessera answered (fetched once at its start, kept by method + url + body, with the same content type and ETag; 304 to a matching If-None-Match): the limit for sending those answers on this machine. ${label('tessera')} ÷ bare node:http: ${bare.map((c) => `${c.id} ${fmt.ratio(c.vsBare)}`).join(', ')}.${bare.some((c) => c.noCache?.vsBare !== undefined) ? ` Tessera (no cache) ÷ bare: ${bare.map((c) => `${c.id} ${fmt.ratio(c.noCache?.vsBare)}`).join(', ')}.` : ''}`);
+  }
+  const mixed = results.find((c) => c.id === 'mixed');
+  if (mixed) {
+    const rates = Object.entries(mixed.servers).map(([name, r]) => `${label(name as ServerName)} ${fmt.int(r.perTag?.read)} / ${fmt.int(r.perTag?.write)}`);
+    notes.push(`mixed: its req/s is reads and writes together (every 20th request a PUT of a random article's title with the API token; the reads rotate over list, populate=* and findOne); reads/s / writes/s: ${rates.join(', ')}.`);
+  }
+  for (const [id, seen] of conditionalSeen) {
+    const withEtag = [...seen].filter(([, e]) => e).map(([n]) => label(n));
+    const without = [...seen].filter(([, e]) => !e).map(([n]) => label(n));
+    notes.push(`${id}: sent If-None-Match with the ETag the server gave (304s): ${withEtag.join(', ') || 'none'}; no ETag, so the plain request (full answers): ${without.join(', ') || 'none'}.`);
+  }
+  return notes;
+}
+
 export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary; files: { json: string; md: string; svg: string } }> {
   const runId = Date.now().toString(36);
+  conditionalSeen.clear();
   const loadStart = os.loadavg();
   const cases = CASES.filter((c) => o.cases.includes(c.id));
   const ctx: CaseContext = { shape: { ...DEFAULT_SHAPE, articles: o.articles }, runId };
@@ -244,15 +308,28 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
 
     o.log('starting servers on the dataset ...');
     const idleMb: RunSummary['memory']['idleMb'] = {};
-    const tessera = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), workers: o.workers });
+    const [first, ...more] = tesseraRuns(o);
+    const tessera = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), workers: o.workers, name: first.name, responseCache: first.cache });
     running.push(tessera);
     interrupted.add(tessera);
     coldStart.push({ server: 'tessera', dataset: `${o.articles.toLocaleString('en-US')} articles`, ms: [tessera.coldStartMs] });
-    for (const v of floorsFor(o, cases)) {
-      const floor = await startFloor({ variant: v, db: ws.floorDb, logFile: path.join(ws.logs, `floor-${v}.log`) });
-      running.push(floor);
-      interrupted.add(floor);
+    // the others start side by side (their cold starts are not recorded)
+    const starts: Promise<RunningServer>[] = more.map(async (t) => {
+      // the second Tessera on its own copy of the dataset: writes of one never reach the other's answers
+      const projectDir = makeProjectCopy(path.join(ws.dir, t.name), dataset);
+      await dbs.project(projectDir, t.name);
+      return startTessera({ repo: o.tessera, projectDir, logFile: path.join(ws.logs, `${t.name}.log`), workers: o.workers, name: t.name, responseCache: t.cache });
+    });
+    starts.push(...floorsFor(o, cases).map((v) => startFloor({ variant: v, db: ws.floorDb, logFile: path.join(ws.logs, `floor-${v}.log`) })));
+    const started = await Promise.allSettled(starts);
+    for (const r of started) {
+      if (r.status === 'fulfilled') {
+        running.push(r.value);
+        interrupted.add(r.value);
+      }
     }
+    const failedStart = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
     if (o.vsStrapi) {
       const strapi = await startStrapi({ dir: o.strapiDir, port: o.strapiPort, db: dataset, databaseUrl: await dbs.strapi(), logFile: path.join(ws.logs, 'strapi.log') });
       running.push(strapi);
@@ -263,6 +340,19 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     }
     await new Promise((r) => setTimeout(r, 1000));
     for (const s of running) idleMb[s.name] = s.rssMb();
+    const reads = cases.filter((c) => c.kind === 'read');
+    if (o.bare && reads.length) {
+      // after Tessera's idle RSS is read: the bare server's start asks it every read case's requests (the probe's too)
+      const requestsFile = path.join(ws.dir, 'bare-requests.json');
+      const requests = [{ method: 'GET', url: PROBE_PATH }, ...reads.flatMap((c) => c.distinct?.(ctx) ?? [])]
+        .map((r) => ({ method: r.method, url: r.url, ...('payload' in r && r.payload !== undefined ? { body: JSON.stringify(r.payload) } : {}) }));
+      fs.writeFileSync(requestsFile, JSON.stringify(requests));
+      const bare = await startBare({ from: tessera.url, requestsFile, logFile: path.join(ws.logs, 'bare.log') });
+      running.push(bare);
+      interrupted.add(bare);
+      await new Promise((r) => setTimeout(r, 1000));
+      idleMb.bare = bare.rssMb();
+    }
 
     // answers must be equal before anything is compared; a write case's samples (gql-create) write the
     // same new entry once on each server, after the reads are compared on the dataset as generated
@@ -271,17 +361,21 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
       const samples = c.samples(ctx);
       if (!samples.length) continue;
       const a: CaseResult['answers'] = {};
-      for (const s of running.filter((x) => x.name !== 'tessera' && (c.floor || x.name === 'strapi'))) {
-        const d = await compareServers(tessera.url, s.url, samples, answerRules(c).compared);
-        a[s.name] = d.diffs.length ? `${d.request}: ${d.diffs.join('; ')}` : 'same';
-        if (d.diffs.length) o.log(`  ${c.id}: ${s.name} answers differ from Tessera's at ${d.request}: ${d.diffs.join('; ')}`);
+      const others = running.filter((x) => x.name !== 'tessera' && (x.name === 'strapi' || x.name === 'tessera-nocache' || (c.kind === 'read' && (c.floor || x.name === 'bare'))));
+      // Tessera without its cache must answer the same bytes as with it
+      const diffs = await compareServers(tessera.url, others.map((x) => ({ name: x.name, url: x.url, exactBytes: x.name === 'tessera-nocache' && c.kind === 'read' })), samples, answerRules(c).compared);
+      for (const [name, d] of diffs) {
+        a[name as ServerName] = d.diffs.length ? `${d.request}: ${d.diffs.join('; ')}` : 'same';
+        if (d.diffs.length) o.log(`  ${c.id}: ${name} answers differ from Tessera's at ${d.request}: ${d.diffs.join('; ')}`);
       }
       answers.set(c.id, a);
     }
 
     const measurements: Measurement[] = [];
     const serversFor = (c: BenchCase, pass: number) => {
-      const list = running.filter((s) => (c.kind === 'read' ? s.name === 'tessera' || s.name === 'strapi' || (c.floor && answers.get(c.id)?.[s.name] === 'same') : s.name === 'tessera' || s.name === 'strapi'));
+      const always = (s: RunningServer) => s.name === 'tessera' || s.name === 'tessera-nocache' || s.name === 'strapi';
+      // a floor or the bare server only where it answers as Tessera does
+      const list = running.filter((s) => always(s) || (c.kind === 'read' && (c.floor || s.name === 'bare') && answers.get(c.id)?.[s.name] === 'same'));
       return pass % 2 === 0 ? list.reverse() : list; // alternate the order so drift cancels out
     };
     const skipped = new Set<string>();
@@ -300,10 +394,10 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     for (const group of [cases.filter((c) => c.kind === 'read'), writes]) {
       for (let pass = 1; pass <= o.passes; pass++) {
         for (const c of group) {
-          for (const s of serversFor(c, pass)) {
-            if (skipped.has(`${c.id}/${s.name}`)) continue;
-            measurements.push(await measureOnce(o, c, ctx, s, running, pass));
-          }
+          const servers = serversFor(c, pass).filter((s) => !skipped.has(`${c.id}/${s.name}`));
+          // --smoke: a case's servers at the same time (autocannon takes a second at least; its figures mean nothing)
+          if (o.together) measurements.push(...(await Promise.all(servers.map((s) => measureOnce(o, c, ctx, s, running, pass)))));
+          else for (const s of servers) measurements.push(await measureOnce(o, c, ctx, s, running, pass));
         }
       }
     }
@@ -316,6 +410,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
       }
       return withRatios({ id: c.id, title: c.title, kind: c.kind, example: c.example, ...(c.graphql ? { graphql: true } : {}), servers, statements: stmts.statements.get(c.id) ?? {}, inProcessUs: stmts.micros.get(c.id) ?? {}, answers: answers.get(c.id) ?? {} });
     });
+    notes.push(...cacheNotes(o, results));
     const peakMb: RunSummary['memory']['peakMb'] = {};
     for (const m of measurements) peakMb[m.server] = Math.max(peakMb[m.server] ?? 0, m.rssPeakMb);
     const las = measurements.map((m) => m.loadavg);
@@ -323,7 +418,7 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
     const base: Omit<RunSummary, 'targets'> = {
       date,
       command: o.command,
-      settings: { articles: o.articles, duration: o.duration, warmup: o.warmup, passes: o.passes, connections: o.connections, vsStrapi: o.vsStrapi, database: o.postgres ? 'postgres' : 'sqlite', workers: o.workers },
+      settings: { articles: o.articles, duration: o.duration, warmup: o.warmup, passes: o.passes, connections: o.connections, vsStrapi: o.vsStrapi, database: o.postgres ? 'postgres' : 'sqlite', workers: o.workers, responseCache: o.responseCache },
       environment: {
         node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', loadavgStart: loadStart, loadavgEnd: os.loadavg(),
         tessera: describeTessera(o.tessera),
@@ -336,7 +431,8 @@ export async function runBenchmark(o: RunOptions): Promise<{ summary: RunSummary
       measurements,
       notes,
     };
-    const summary: RunSummary = { ...base, targets: evaluateTargets(base) };
+    const cacheTargets = evaluateCacheTargets(base);
+    const summary: RunSummary = { ...base, targets: evaluateTargets(base), ...(cacheTargets.length ? { cacheTargets } : {}) };
     const files = writeResults(o, summary);
     o.log(consoleReport(summary));
     o.log(`\nwritten: ${path.relative(process.cwd(), files.md)}, ${path.relative(process.cwd(), files.json)}, ${path.relative(process.cwd(), files.svg)}`);

@@ -41,30 +41,50 @@ export function describeRequest(r: InjectRequest): string {
   return `${r.method === 'GET' ? '' : `${r.method} `}${r.url}${vars === undefined ? '' : ` ${short(vars)}`}`;
 }
 
-/**
- * Sends each request to both servers; the differences of the first request whose answers differ, or [] when
- * all agree. `compared` picks what must agree (the whole body by default; GraphQL: lib/graphql.ts).
- */
-export async function compareServers(urlA: string, urlB: string, requests: InjectRequest[], compared: (body: unknown) => unknown = (b) => b): Promise<{ request?: string; diffs: string[] }> {
-  for (const r of requests) {
-    const [a, b] = await Promise.all([fetchJson(urlA, r), fetchJson(urlB, r)]);
-    const diffs = a.status !== b.status ? [`status ${a.status} vs ${b.status}`] : jsonDiff(compared(a.body), compared(b.body));
-    if (diffs.length) return { request: describeRequest(r), diffs };
-  }
-  return { diffs: [] };
+/** a server whose answers are compared with the reference's; `exactBytes`: equal values are not enough, the bodies must be the same bytes */
+export interface ComparedServer {
+  name: string;
+  url: string;
+  exactBytes?: boolean;
 }
 
-async function fetchJson(base: string, r: InjectRequest): Promise<{ status: number; body: unknown }> {
+/**
+ * Sends each request to the reference server once (a write sample must reach it once) and to each other
+ * server; per other server, the differences of the first request whose answers differ, or [] when all agree.
+ * `compared` picks what must agree (the whole body by default; GraphQL: lib/graphql.ts).
+ */
+export async function compareServers(reference: string, others: ComparedServer[], requests: InjectRequest[], compared: (body: unknown) => unknown = (b) => b): Promise<Map<string, { request?: string; diffs: string[] }>> {
+  const out = new Map<string, { request?: string; diffs: string[] }>(others.map((s) => [s.name, { diffs: [] }]));
+  for (const r of requests) {
+    const a = await fetchJson(reference, r);
+    for (const s of others) {
+      if (out.get(s.name)!.diffs.length) continue;
+      const b = await fetchJson(s.url, r);
+      let diffs = a.status !== b.status ? [`status ${a.status} vs ${b.status}`] : jsonDiff(compared(a.body), compared(b.body));
+      if (!diffs.length && s.exactBytes && a.text !== b.text) diffs = [`the same values in other bytes (${a.text.length} vs ${b.text.length} characters; first difference at ${firstDifference(a.text, b.text)})`];
+      if (diffs.length) out.set(s.name, { request: describeRequest(r), diffs });
+    }
+  }
+  return out;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
+async function fetchJson(base: string, r: InjectRequest): Promise<{ status: number; body: unknown; text: string }> {
   const res = await fetch(base + r.url, {
     method: r.method,
     body: r.payload === undefined ? undefined : JSON.stringify(r.payload),
-    headers: r.payload === undefined ? undefined : { 'content-type': 'application/json' },
+    headers: { ...(r.payload === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
     signal: AbortSignal.timeout(30_000),
   });
   const text = await res.text();
   try {
-    return { status: res.status, body: JSON.parse(text) };
+    return { status: res.status, body: JSON.parse(text), text };
   } catch {
-    return { status: res.status, body: text };
+    return { status: res.status, body: text, text };
   }
 }

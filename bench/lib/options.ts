@@ -5,6 +5,9 @@ import { CASES } from '../cases';
 import type { Variant } from '../floor/queries';
 import { BENCH_DIR, CACHE_DIR, REPO } from './fixture';
 
+/** Tessera with the response cache on, off, or both side by side (two processes: `tessera` and `tessera-nocache`) */
+export type ResponseCacheMode = 'on' | 'off' | 'both';
+
 export interface RunOptions {
   articles: number;
   duration: number;
@@ -36,12 +39,17 @@ export interface RunOptions {
   pgPrefix: string;
   /** `tessera start --workers N` */
   workers: number;
+  responseCache: ResponseCacheMode;
+  /** run the bare node:http server (floor/bare-http.ts) on the read cases */
+  bare: boolean;
+  /** measure a case's servers at the same time (--smoke only: checks the machinery, and autocannon takes a second at least) */
+  together: boolean;
   command: string;
   log: (m: string) => void;
 }
 
 /** --smoke: checks the machinery in seconds (CI); its figures mean nothing */
-const SMOKE: Partial<RunOptions> = { articles: 200, duration: 0.3, warmup: 0, passes: 1, coldSizes: [], coldTries: 1, latest: false };
+const SMOKE: Partial<RunOptions> = { articles: 200, duration: 0.3, warmup: 0, passes: 1, coldSizes: [], coldTries: 1, latest: false, together: true };
 
 export function parseOptions(argv: string[], log: (m: string) => void = (m) => console.log(m)): RunOptions {
   const has = (n: string) => argv.includes(`--${n}`);
@@ -57,7 +65,8 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
     warmup: num('warmup', smoke.warmup ?? 2),
     passes: num('passes', smoke.passes ?? 2),
     connections: num('connections', 10),
-    cases: opt('cases')?.split(',') ?? CASES.map((c) => c.id),
+    // the response cache's extra cases run when named (or with `all`)
+    cases: opt('cases') === 'all' ? CASES.map((c) => c.id) : opt('cases')?.split(',') ?? CASES.filter((c) => !c.extra).map((c) => c.id),
     // the pg floor on PostgreSQL, the SQLite ones on SQLite
     floors: (opt('floors')?.split(',') ?? (opt('postgres') ? ['pg'] : ['sql', 'js'])) as Variant[],
     vsStrapi: has('vs-strapi'),
@@ -76,6 +85,9 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
     postgres: opt('postgres'),
     pgPrefix: opt('pg-prefix') ?? 'bench',
     workers: num('workers', 1),
+    responseCache: (opt('response-cache') ?? 'both') as ResponseCacheMode,
+    bare: !has('no-bare'),
+    together: smoke.together ?? false,
     command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
     log,
   };
@@ -83,6 +95,7 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
   const dialectFloors = o.postgres ? ['pg'] : ['sql', 'js'];
   for (const f of o.floors) if (!dialectFloors.includes(f)) throw new Error(`floor "${f}" does not run on ${o.postgres ? 'PostgreSQL' : 'SQLite'} (${dialectFloors.join(', ')})`);
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new Error('--workers takes a positive number');
+  if (!['on', 'off', 'both'].includes(o.responseCache)) throw new Error('--response-cache takes on, off or both');
   if (o.postgres && (o.profile || o.explain)) throw new Error('--profile and --explain run on SQLite only');
   return o;
 }

@@ -1,6 +1,7 @@
 // The results of one run: aggregation per case and server, ratios, targets, and their text forms
 // (console tables, the markdown page, the JSON file).
 import type { LoadResult } from './load';
+import type { ResponseCacheMode } from './options';
 import type { ServerName } from './servers';
 import type { StatementCount } from './statements';
 
@@ -25,6 +26,21 @@ export interface ServerCaseResult {
   failed: number;
   errors: number;
   bytesPerResponse: number;
+  /** requests answered over every run */
+  requests: number;
+  /** 304 answers (the revalidate case) */
+  notModified: number;
+  /** req/s per request tag (the mixed case: `read`, `write`), mean over the runs */
+  perTag?: Record<string, number>;
+}
+
+/** Tessera's req/s (and p99) divided by another server's in the same case */
+export interface Ratios {
+  vsFloor?: number;
+  p99VsFloor?: number;
+  vsStrapi?: number;
+  /** ÷ the bare node:http server sending the same bytes */
+  vsBare?: number;
 }
 
 export interface CaseResult {
@@ -37,9 +53,13 @@ export interface CaseResult {
   servers: Partial<Record<ServerName, ServerCaseResult>>;
   /** the faster floor variant for this case */
   floor?: 'floor-js' | 'floor-sql' | 'floor-pg';
+  /** the ratios of `tessera` (the cache on, unless --response-cache off) */
   vsFloor?: number;
   p99VsFloor?: number;
   vsStrapi?: number;
+  vsBare?: number;
+  /** the ratios of `tessera-nocache` (--response-cache both) */
+  noCache?: Ratios;
   statements: Partial<Record<ServerName, StatementCount>>;
   /** median µs per request in-process (fastify inject, sequential): the server's own work */
   inProcessUs: Partial<Record<ServerName, number>>;
@@ -57,13 +77,15 @@ export interface Target {
 export interface RunSummary {
   date: string;
   command: string;
-  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; vsStrapi: boolean; database?: 'sqlite' | 'postgres'; workers?: number };
+  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; vsStrapi: boolean; database?: 'sqlite' | 'postgres'; workers?: number; responseCache?: ResponseCacheMode };
   environment: { node: string; cpus: number; cpuModel: string; loadavgStart: number[]; loadavgEnd: number[]; tessera: string; note: string };
   cases: CaseResult[];
   coldStart: { server: ServerName; dataset: string; ms: number[] }[];
   memory: { idleMb: Partial<Record<ServerName, number>>; peakMb: Partial<Record<ServerName, number>> };
   statementsVsRows: { url: string; perPageSize: Record<string, number> }[];
   targets: Target[];
+  /** issue 17's targets for the response cache's hits (reported, never tuned for) */
+  cacheTargets?: Target[];
   measurements: Measurement[];
   notes: string[];
 }
@@ -81,20 +103,47 @@ export function aggregate(ms: Measurement[]): ServerCaseResult {
     failed: ms.reduce((a, m) => a + (m.load.failed ?? 0), 0),
     errors: ms.reduce((a, m) => a + m.load.errors + m.load.timeouts, 0),
     bytesPerResponse: Math.round(mean(ms.map((m) => m.load.bytes / Math.max(1, m.load.requests)))),
+    requests: ms.reduce((a, m) => a + m.load.requests, 0),
+    notModified: ms.reduce((a, m) => a + (m.load.notModified ?? 0), 0),
+    ...perTag(ms),
   };
+}
+
+function perTag(ms: Measurement[]): Pick<ServerCaseResult, 'perTag'> {
+  const tags = [...new Set(ms.flatMap((m) => Object.keys(m.load.tagged ?? {})))];
+  if (!tags.length) return {};
+  return { perTag: Object.fromEntries(tags.map((t) => [t, mean(ms.map((m) => (m.load.tagged?.[t] ?? 0) / m.load.seconds))])) };
 }
 
 /** Ratios of one case from its servers' results. */
 export function withRatios(c: CaseResult): CaseResult {
-  const t = c.servers.tessera;
   const floors = (['floor-js', 'floor-sql', 'floor-pg'] as const).filter((f) => c.servers[f] && c.answers[f] === 'same');
   const best = floors.sort((a, b) => c.servers[b]!.rps - c.servers[a]!.rps)[0];
-  const out = { ...c, floor: best };
-  if (t && best) {
-    out.vsFloor = t.rps / c.servers[best]!.rps;
-    out.p99VsFloor = t.p99 / Math.max(c.servers[best]!.p99, 1);
-  }
-  if (t && c.servers.strapi) out.vsStrapi = t.rps / c.servers.strapi.rps;
+  const ratiosOf = (t: ServerCaseResult | undefined): Ratios => {
+    const r: Ratios = {};
+    if (!t) return r;
+    if (best) {
+      r.vsFloor = t.rps / c.servers[best]!.rps;
+      r.p99VsFloor = t.p99 / Math.max(c.servers[best]!.p99, 1);
+    }
+    if (c.servers.strapi) r.vsStrapi = t.rps / c.servers.strapi.rps;
+    if (c.servers.bare && c.answers.bare === 'same') r.vsBare = t.rps / c.servers.bare.rps;
+    return r;
+  };
+  const noCache = c.servers['tessera-nocache'];
+  return { ...c, floor: best, ...ratiosOf(c.servers.tessera), ...(noCache ? { noCache: ratiosOf(noCache) } : {}) };
+}
+
+/** how the tables name a Tessera server: with the cache, or without (runs before --response-cache: plain Tessera) */
+export function tesseraLabel(name: 'tessera' | 'tessera-nocache', mode: ResponseCacheMode | undefined): string {
+  if (name === 'tessera-nocache') return 'Tessera (no cache)';
+  return mode === undefined ? 'Tessera' : mode === 'off' ? 'Tessera (no cache)' : 'Tessera (cache)';
+}
+
+/** the Tessera servers of a run with their ratios, `tessera` first */
+export function tesseraVariants(s: Pick<RunSummary, 'cases' | 'settings'>): { name: 'tessera' | 'tessera-nocache'; label: string; ratios(c: CaseResult): Ratios }[] {
+  const out: ReturnType<typeof tesseraVariants> = [{ name: 'tessera', label: tesseraLabel('tessera', s.settings.responseCache), ratios: (c) => c }];
+  if (s.cases.some((c) => c.servers['tessera-nocache'])) out.push({ name: 'tessera-nocache', label: tesseraLabel('tessera-nocache', s.settings.responseCache), ratios: (c) => c.noCache ?? {} });
   return out;
 }
 
@@ -107,7 +156,7 @@ export const fmt = {
   mb: (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '–' : Math.round(n).toString()),
 };
 
-const SERVER_ORDER: ServerName[] = ['tessera', 'floor-sql', 'floor-js', 'floor-pg', 'strapi'];
+const SERVER_ORDER: ServerName[] = ['tessera', 'tessera-nocache', 'floor-sql', 'floor-js', 'floor-pg', 'bare', 'strapi'];
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
@@ -119,27 +168,51 @@ function statementsOf(c: CaseResult, s: ServerName): string {
   return st.distinct.length > 1 ? `${st.distinct[0]}–${st.distinct[st.distinct.length - 1]}` : String(st.distinct[0] ?? '–');
 }
 
+function ratioText(r: Ratios | undefined): string {
+  if (!r) return '';
+  return [r.vsFloor !== undefined ? `${fmt.ratio(r.vsFloor)} floor` : '', r.vsStrapi !== undefined ? `${fmt.ratio(r.vsStrapi)} Strapi` : '', r.vsBare !== undefined ? `${fmt.ratio(r.vsBare)} bare` : ''].filter(Boolean).join(', ');
+}
+
+/** what the req/s cell adds: reads and writes apart (mixed), how many answers were 304 (revalidate) */
+function rpsDetails(r: ServerCaseResult): string {
+  const parts: string[] = [];
+  if (r.perTag) parts.push(Object.entries(r.perTag).map(([t, v]) => `${t}s ${fmt.int(v)}/s`).join(', '));
+  if (r.notModified) parts.push(r.notModified === r.requests ? 'all 304' : `${fmt.int(r.notModified)} × 304`);
+  return parts.length ? ` [${parts.join('; ')}]` : '';
+}
+
 function caseRows(c: CaseResult): string[][] {
   const rows: string[][] = [];
   for (const s of SERVER_ORDER) {
     const r = c.servers[s];
     if (!r) continue;
-    let ratio = '';
-    if (s === 'tessera') ratio = [c.vsFloor !== undefined ? `${fmt.ratio(c.vsFloor)} floor` : '', c.vsStrapi !== undefined ? `${fmt.ratio(c.vsStrapi)} Strapi` : ''].filter(Boolean).join(', ');
-    else if (s === c.floor) ratio = 'the floor';
+    const ratio = s === 'tessera' ? ratioText(c) : s === 'tessera-nocache' ? ratioText(c.noCache) : s === c.floor ? 'the floor' : s === 'bare' ? 'the limit' : '';
     const answers = s === 'tessera' ? '' : c.answers[s] === 'same' ? 'same' : c.answers[s] ? `DIFFERENT: ${c.answers[s]}` : '';
     const errs = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.failed ? `, ${r.failed} 2xx with errors` : ''})` : r.failed ? ` (${r.failed} 2xx with errors)` : '';
-    rows.push([s, `${fmt.int(r.rps)} (${r.runs.map(fmt.int).join(' / ')})${errs}`, fmt.ms(r.p50), fmt.ms(r.p99), fmt.mb(r.rssPeakMb), statementsOf(c, s), fmt.int(c.inProcessUs?.[s]), ratio, answers]);
+    rows.push([s, `${fmt.int(r.rps)} (${r.runs.map(fmt.int).join(' / ')})${errs}${rpsDetails(r)}`, fmt.ms(r.p50), fmt.ms(r.p99), fmt.mb(r.rssPeakMb), statementsOf(c, s), fmt.int(c.inProcessUs?.[s]), ratio, answers]);
   }
   return rows;
 }
 
 const CASE_HEAD = ['server', 'req/s (runs)', 'p50 ms', 'p99 ms', 'RSS MB', 'SQL/req', 'µs in-process', 'ratio', 'answers vs Tessera'];
 
+/** what the server names of the per-case tables are */
+function legend(s: RunSummary): string {
+  const names = new Set(s.cases.flatMap((c) => Object.keys(c.servers)));
+  const mode = s.settings.responseCache;
+  const parts = [`\`tessera\`: ${mode === undefined ? 'Tessera' : `${tesseraLabel('tessera', mode)}, TESSERA_RESPONSE_CACHE=${mode === 'off' ? 'off' : 'on'}`}`];
+  if (names.has('tessera-nocache')) parts.push('`tessera-nocache`: Tessera (no cache), TESSERA_RESPONSE_CACHE=off');
+  if (names.has('floor-sql') || names.has('floor-js') || names.has('floor-pg')) parts.push('`floor-*`: the hand-written floor');
+  if (names.has('bare')) parts.push("`bare`: bare node:http sending Tessera's stored answers (floor/bare-http.ts), the limit");
+  if (names.has('strapi')) parts.push('`strapi`: real Strapi 4.26.2');
+  return `Servers: ${parts.join('; ')}. Ratios are the row's req/s ÷ the floor's, Strapi's, bare's.`;
+}
+
 /** Plain-text tables for the console. */
 export function consoleReport(s: RunSummary): string {
   const lines: string[] = [];
   const pad = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  lines.push('', legend(s));
   for (const c of s.cases) {
     lines.push('', `${c.title}  —  ${c.example}${c.graphql ? '  (no floor: it has no GraphQL)' : ''}`);
     const rows = caseRows(c).map((r) => r.slice(0, 8).concat(r[8] && r[8] !== 'same' ? [r[8]] : []));
@@ -150,8 +223,9 @@ export function consoleReport(s: RunSummary): string {
   lines.push('', 'cold start (spawn -> first answer of GET /api/articles), ms');
   for (const c of s.coldStart) lines.push(`  ${c.server.padEnd(10)} ${c.dataset.padEnd(14)} ${c.ms.map((m) => Math.round(m)).join(' / ')}`);
   lines.push('', `memory, MB: idle ${fmtMap(s.memory.idleMb)}; peak under load ${fmtMap(s.memory.peakMb)}`);
-  lines.push('', 'targets');
-  for (const t of s.targets) lines.push(`  ${t.met === null ? '  ?' : t.met ? ' ok' : 'NOT'}  ${t.name}: want ${t.want}, got ${t.got}`);
+  const targetLines = (ts: Target[]) => ts.map((t) => `  ${t.met === null ? '  ?' : t.met ? ' ok' : 'NOT'}  ${t.name}: want ${t.want}, got ${t.got}`);
+  lines.push('', 'targets', ...targetLines(s.targets));
+  if (s.cacheTargets?.length) lines.push('', 'response cache targets (issue 17; reported, not tuned for)', ...targetLines(s.cacheTargets));
   return lines.join('\n');
 }
 
@@ -159,27 +233,52 @@ function fmtMap(m: Partial<Record<ServerName, number>>): string {
   return SERVER_ORDER.filter((k) => m[k] !== undefined).map((k) => `${k} ${fmt.mb(m[k])}`).join(', ');
 }
 
+/** the summary table: a column per Tessera variant, its ratios to the floor, bare node:http and Strapi */
+function summaryTable(s: RunSummary): string[] {
+  const variants = tesseraVariants(s);
+  const both = variants.length > 1;
+  const tag = (v: (typeof variants)[number]) => (both ? ` ${v.label.replace(/^Tessera /, '')}` : '');
+  const hasBare = s.cases.some((c) => c.servers.bare);
+  const p99Of = (r: ServerCaseResult | undefined) => (r ? fmt.ms(r.p99) : '–');
+  const head = [
+    'case', ...variants.map((v) => `${v.label} req/s`), 'floor req/s', ...variants.map((v) => `× floor${tag(v)}`),
+    ...(hasBare ? ['bare node:http req/s', ...variants.map((v) => `÷ bare${tag(v)}`)] : []),
+    `p99 ms ${[...variants.map((v) => (both ? v.label.replace(/^Tessera /, 'T') : 'Tessera')), 'floor', ...(hasBare ? ['bare'] : []), 'Strapi'].join(' / ')}`,
+    'Strapi req/s', ...variants.map((v) => `× Strapi${tag(v)}`),
+    `SQL/req ${[...variants.map((v) => (both ? v.label.replace(/^Tessera /, 'T') : 'Tessera')), 'floor'].join(' / ')}`,
+    `µs in-process ${[...variants.map((v) => (both ? v.label.replace(/^Tessera /, 'T') : 'Tessera')), 'floor'].join(' / ')}`,
+  ];
+  return table(head, s.cases.map((c) => {
+    const f = c.floor ? c.servers[c.floor] : undefined;
+    return [
+      c.title, ...variants.map((v) => fmt.int(c.servers[v.name]?.rps)),
+      f ? `${fmt.int(f.rps)} (${c.floor!.slice(6)})` : c.graphql ? 'none (GraphQL)' : '–', ...variants.map((v) => fmt.ratio(v.ratios(c).vsFloor)),
+      ...(hasBare ? [fmt.int(c.servers.bare?.rps), ...variants.map((v) => fmt.ratio(v.ratios(c).vsBare))] : []),
+      [...variants.map((v) => p99Of(c.servers[v.name])), p99Of(f), ...(hasBare ? [p99Of(c.servers.bare)] : []), p99Of(c.servers.strapi)].join(' / '),
+      fmt.int(c.servers.strapi?.rps), ...variants.map((v) => fmt.ratio(v.ratios(c).vsStrapi)),
+      [...variants.map((v) => statementsOf(c, v.name)), c.floor ? statementsOf(c, c.floor) : '–'].join(' / '),
+      [...variants.map((v) => fmt.int(c.inProcessUs?.[v.name])), c.floor ? fmt.int(c.inProcessUs?.[c.floor]) : '–'].join(' / '),
+    ];
+  }));
+}
+
 export function markdownReport(s: RunSummary, chartFile?: string): string {
   const L: string[] = [];
   L.push(`# Benchmark ${s.date}`, '');
   L.push(`Command: \`${s.command}\``, '');
   L.push(`Machine: ${s.environment.cpus} × ${s.environment.cpuModel}, Node ${s.environment.node}; load average (1/5/15 min) ${s.environment.loadavgStart.map((x) => x.toFixed(2)).join(' / ')} at the start, ${s.environment.loadavgEnd.map((x) => x.toFixed(2)).join(' / ')} at the end. ${s.environment.note}`, '');
-  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles on ${s.settings.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}${(s.settings.workers ?? 1) > 1 ? `, Tessera with --workers ${s.settings.workers}` : ''}; autocannon ${s.settings.connections} connections, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
+  const cache = s.settings.responseCache;
+  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles on ${s.settings.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}${(s.settings.workers ?? 1) > 1 ? `, Tessera with --workers ${s.settings.workers}` : ''}${cache ? `, response cache ${cache === 'both' ? 'on and off (two Tessera processes)' : cache}` : ''}; autocannon ${s.settings.connections} connections, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
   if (chartFile) L.push(`![ratios](${chartFile})`, '');
   L.push('## Summary', '');
-  const head = ['case', 'Tessera req/s', 'floor req/s', '× floor', 'p99 Tessera / floor ms', 'Strapi req/s', '× Strapi', 'SQL/req Tessera / floor', 'µs in-process Tessera / floor'];
-  L.push(...table(head, s.cases.map((c) => {
-    const t = c.servers.tessera, f = c.floor ? c.servers[c.floor] : undefined;
-    return [
-      `${c.title}`, fmt.int(t?.rps), f ? `${fmt.int(f.rps)} (${c.floor!.slice(6)})` : c.graphql ? 'none (GraphQL)' : '–', fmt.ratio(c.vsFloor),
-      t ? `${fmt.ms(t.p99)} / ${f ? fmt.ms(f.p99) : '–'}` : '–', fmt.int(c.servers.strapi?.rps), fmt.ratio(c.vsStrapi),
-      `${statementsOf(c, 'tessera')} / ${c.floor ? statementsOf(c, c.floor) : '–'}`,
-      `${fmt.int(c.inProcessUs?.tessera)} / ${c.floor ? fmt.int(c.inProcessUs?.[c.floor]) : '–'}`,
-    ];
-  })));
+  L.push(...summaryTable(s));
   L.push('', '## Targets', '');
   L.push(...table(['target', 'want', 'got', 'met'], s.targets.map((t) => [t.name, t.want, t.got, t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'])));
-  L.push('', '## Cases', '');
+  if (s.cacheTargets?.length) {
+    L.push('', '## Response cache targets (issue 17)', '', 'Reported, not tuned for: cache hits against real Strapi and against bare node:http sending the same bytes, in the same run.', '');
+    L.push(...table(['target', 'want', 'got', 'met'], s.cacheTargets.map((t) => [t.name, t.want, t.got, t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'])));
+  }
+  L.push('', '## Cases', '', legend(s), '');
   for (const c of s.cases) {
     L.push(`### ${c.title}`, '', `\`${c.example}\`${c.graphql ? ' (POST /graphql; no floor: it has no GraphQL)' : ''}`, '');
     L.push(...table(CASE_HEAD, caseRows(c)), '');

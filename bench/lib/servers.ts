@@ -1,5 +1,5 @@
-// The servers under test as child processes on loopback: Tessera (its CLI), the floor (both variants)
-// and real Strapi 4.26.2 (its own start/stop scripts). Each start is timed from spawn to the first
+// The servers under test as child processes on loopback: Tessera (its CLI; with the response cache on, and
+// off), the floor (both variants), the bare node:http limit and real Strapi 4.26.2 (its own start/stop scripts). Each start is timed from spawn to the first
 // successful answer (cold start); memory is read from /proc/<pid>/status.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -7,7 +7,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { BENCH_DIR, copyUploads, FIXTURE_DATA } from './fixture';
 
-export type ServerName = 'tessera' | 'floor-js' | 'floor-sql' | 'floor-pg' | 'strapi';
+/**
+ * `tessera`: Tessera as --response-cache says (the cache on, unless `off`); `tessera-nocache`: the same with
+ * TESSERA_RESPONSE_CACHE=off, beside it with `both`; `bare`: node:http sending Tessera's stored answers.
+ */
+export type ServerName = 'tessera' | 'tessera-nocache' | 'floor-js' | 'floor-sql' | 'floor-pg' | 'bare' | 'strapi';
 
 export interface RunningServer {
   name: ServerName;
@@ -132,6 +136,10 @@ export interface TesseraStart {
   cpuProfDir?: string;
   /** `tessera start --workers N` (default 1: one process) */
   workers?: number;
+  /** `tessera-nocache` for the second Tessera of `--response-cache both` */
+  name?: 'tessera' | 'tessera-nocache';
+  /** the response cache on or off (TESSERA_RESPONSE_CACHE); the project's config when unset */
+  responseCache?: boolean;
 }
 
 /**
@@ -151,8 +159,20 @@ export async function startTessera(o: TesseraStart): Promise<RunningServer> {
   const node = [...(o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : []), path.join(o.repo, 'bin/tessera.js')];
   const workers = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
   // with workers, the first one answers before the others start: measured once every one serves
-  return startChild('tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port), ...workers], {
-    cwd: o.projectDir, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' }, ready: workers.length ? /\d+ workers serving/ : undefined,
+  const env = { ...process.env, NODE_ENV: 'production', ...(o.responseCache === undefined ? {} : { TESSERA_RESPONSE_CACHE: o.responseCache ? 'on' : 'off' }) };
+  return startChild(o.name ?? 'tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port), ...workers], {
+    cwd: o.projectDir, port, logFile: o.logFile, env, ready: workers.length ? /\d+ workers serving/ : undefined,
+  });
+}
+
+/**
+ * The bare node:http server (floor/bare-http.ts): it fetches `requestsFile`'s requests from `from` (Tessera)
+ * once at start and answers each with the bytes it got. The file must hold GET PROBE_PATH.
+ */
+export async function startBare(o: { from: string; requestsFile: string; logFile: string }): Promise<RunningServer> {
+  const port = await freePort();
+  return startChild('bare', process.execPath, ['-r', 'tsx/cjs', path.join(BENCH_DIR, 'floor/bare-http.ts'), '--from', o.from, '--requests', o.requestsFile, '--port', String(port)], {
+    cwd: BENCH_DIR, port, logFile: o.logFile, env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

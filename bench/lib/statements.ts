@@ -13,12 +13,27 @@ interface Counted {
   close(): Promise<void>;
 }
 
-/** Tessera from the checkout under test, in this process (its TypeScript runs through tsx). */
-export async function openTesseraInProcess(repo: string, projectDir: string): Promise<Counted> {
+/**
+ * Tessera from the checkout under test, in this process (its TypeScript runs through tsx). `responseCache`:
+ * on or off (TESSERA_RESPONSE_CACHE in the environment it is given); the project's config when unset.
+ */
+export async function openTesseraInProcess(repo: string, projectDir: string, responseCache?: boolean): Promise<Counted> {
   // import(): works under tsx (npm run bench) and under vitest (the smoke test), where require() of .ts does not
   const { createTessera } = (await import(path.join(repo, 'src/core/tessera.ts'))) as typeof import('../../src/core/tessera');
-  const app = await createTessera({ dir: projectDir, silent: true, env: { ...process.env, NODE_ENV: 'production' } });
+  const cache = responseCache === undefined ? {} : { TESSERA_RESPONSE_CACHE: responseCache ? 'on' : 'off' };
+  const app = await createTessera({ dir: projectDir, silent: true, env: { ...process.env, NODE_ENV: 'production', ...cache } });
   return { server: app.server, count: () => app.db.statementCount, close: () => app.close() };
+}
+
+/** one request through fastify inject */
+export function injectOne(target: Counted, r: InjectRequest) {
+  return target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined, headers: r.headers });
+}
+
+/** `requests` with `If-None-Match` of the ETag the target gives for the first one (none: as they are) */
+export async function conditionalOn(target: Counted, requests: InjectRequest[]): Promise<InjectRequest[]> {
+  const etag = (await injectOne(target, requests[0])).headers.etag;
+  return typeof etag === 'string' ? requests.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': etag } })) : requests;
 }
 
 export function openFloorInProcess(db: string, variant: Variant): Counted {
@@ -43,13 +58,13 @@ export interface StatementCount {
  */
 export async function timeInProcess(targets: { name: string; target: Counted; requests: InjectRequest[] }[], rounds = 5, perRound = 40): Promise<Map<string, number>> {
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  for (const t of targets) for (const r of t.requests.slice(0, 10)) await t.target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined }); // warm-up
+  // warm-up: every request once, so a server that keeps answers is timed on its kept ones
+  for (const t of targets) for (const r of t.requests) await injectOne(t.target, r);
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       const t0 = performance.now();
       for (let i = 0; i < perRound; i++) {
-        const r = t.requests[i % t.requests.length];
-        await t.target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined });
+        await injectOne(t.target, t.requests[i % t.requests.length]);
       }
       samples.get(t.name)!.push(((performance.now() - t0) * 1000) / perRound);
     }
@@ -60,19 +75,20 @@ export async function timeInProcess(targets: { name: string; target: Counted; re
 }
 
 /**
- * Statements per request over `requests`; the first one only warms up (unless it is the only one).
+ * Statements per request over `requests`; the first one only warms up (unless it is the only one), or with
+ * `warmAll` every one is sent once before they are counted (reads on a server that keeps answers: the hits).
  * `failure` tells a failed answer (status and text) from a good one.
  */
-export async function countStatements(target: Counted, requests: InjectRequest[], failure?: (status: number, text: string) => string | null): Promise<StatementCount> {
+export async function countStatements(target: Counted, requests: InjectRequest[], failure?: (status: number, text: string) => string | null, warmAll = false): Promise<StatementCount> {
   const per: number[] = [];
   const statuses = new Set<number>();
   const failures = new Set<string>();
   // the first request is not counted: caches filled once per process (Public permissions, ...) are not per-request work
-  const counted = requests.length > 1 ? requests.slice(1) : requests;
-  if (requests.length > 1) await target.server.inject({ method: requests[0].method, url: requests[0].url, payload: requests[0].payload as object | undefined });
+  const counted = requests.length > 1 && !warmAll ? requests.slice(1) : requests;
+  for (const r of warmAll ? requests : requests.length > 1 ? requests.slice(0, 1) : []) await injectOne(target, r);
   for (const r of counted) {
     const before = target.count();
-    const res = await target.server.inject({ method: r.method, url: r.url, payload: r.payload as object | undefined });
+    const res = await injectOne(target, r);
     per.push(target.count() - before);
     statuses.add(res.statusCode);
     const failed = failure?.(res.statusCode, res.body);
