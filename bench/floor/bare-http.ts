@@ -1,6 +1,6 @@
 // The bare limit (issue 17): a plain node:http server that sends Tessera's answers as stored bytes. At start it
 // asks Tessera (--from) once for each request of the file (--requests: a JSON list of { method, url, body?,
-// headers? }) and keeps the status, content type, ETag and body, by method + url + body. Then every request is a
+// headers? }) and keeps the status, every header Tessera sent and the body, by method + url + body. Then every request is a
 // lookup and a write of those bytes: no routing, parsing, auth or hashing. This is what sending those answers
 // costs on this machine, so a response cache's hit path can be measured against it. `If-None-Match` with the
 // stored ETag gets a 304, as from Tessera.
@@ -22,6 +22,9 @@ interface Kept {
   body: Buffer;
   etag?: string;
 }
+
+/** headers node:http writes itself, per answer or per connection */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
 
 const keyOf = (method: string, url: string, body: string) => `${method} ${url}\n${body}`;
 
@@ -49,8 +52,11 @@ export async function fetchAnswers(from: string, requests: BareRequest[]): Promi
     });
     const body = Buffer.from(await res.arrayBuffer());
     const etag = res.headers.get('etag') ?? undefined;
-    const headers: Kept['headers'] = { 'content-type': res.headers.get('content-type') ?? 'application/octet-stream', 'content-length': body.length };
-    if (etag) headers.etag = etag;
+    // every header Tessera sent (v4's security headers, CORS, ETag, Cache-Control, ...): the same bytes on the wire;
+    // node writes its own Date and connection headers
+    const headers: Kept['headers'] = {};
+    for (const [name, value] of res.headers) if (!PER_CONNECTION.has(name)) headers[name] = value;
+    headers['content-length'] = body.length;
     kept.set(key, { status: res.status, headers, body, etag });
   }
   return kept;
@@ -65,7 +71,8 @@ export function bareServer(kept: Map<string, Kept>): http.Server {
       res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': NOT_KEPT.length });
       res.end(NOT_KEPT);
     } else if (e.etag && matches(req.headers['if-none-match'], e.etag)) {
-      res.writeHead(304, { etag: e.etag });
+      const { 'content-type': _type, 'content-length': _length, ...rest } = e.headers;
+      res.writeHead(304, rest);
       res.end();
     } else {
       res.writeHead(e.status, e.headers);

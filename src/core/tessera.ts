@@ -23,7 +23,7 @@ import { syncSchema } from '../storage/schema/sync-schema';
 import { Lifecycles } from '../storage/lifecycles';
 import { onJsonFallback } from '../storage/read-json';
 import { createDocumentService } from '../documents/document-service';
-import { createLogger } from './logger';
+import { createLogger, infoLine } from './logger';
 import { createI18nPlugin } from '../plugins/i18n';
 import { createUploadPlugin } from '../plugins/upload';
 import { createUsersPermissionsPlugin } from '../plugins/users-permissions';
@@ -344,6 +344,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       trackRequests,
       appKeys: project.config.get('server.app.keys', undefined),
       keptAnswers,
+      requestLine: infoLine(log),
     });
     for (const plugin of plugins) await plugin.server?.(server);
     await server.ready();

@@ -53,6 +53,8 @@ export interface ServerOptions {
   appKeys?: unknown;
   /** the response cache (cache/kept-answers.ts): answers of the core read routes kept while they hold */
   keptAnswers?: KeptAnswers;
+  /** writes strapi::logger's line per request (default `log.info`; core/logger.ts infoLine writes it directly) */
+  requestLine?: (msg: string) => void;
 }
 
 /** the options and what buildServer made of them for every request */
@@ -126,6 +128,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (settings.cors.expose?.length) h['access-control-expose-headers'] = settings.cors.expose.join(',');
     return h;
   };
+  // strapi::logger's line per request
+  const requestLine = o.requestLine ?? ((msg: string) => log.info(msg));
   // kept answers for callers without credentials go out before fastify (cache/fast-hits.ts)
   let closing = false;
   const fast = (handler: RequestListener): RequestListener => (!o.keptAnswers ? handler : withFastHits(handler, {
@@ -134,7 +138,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     publicAbility: () => o.access.publicAbilityNow?.(),
     headers: (origin) => (settings.cors.enabled ? { ...BASE_HEADERS, ...corsHeaders(origin) } : BASE_HEADERS),
     closing: () => closing,
-    logLine: settings.logger ? (method, url, ms, status) => log.info(`${method} ${url} (${Math.round(ms)} ms) ${status}`) : undefined,
+    logLine: settings.logger ? (method, url, ms, status) => requestLine(`${method} ${url} (${Math.round(ms)} ms) ${status}`) : undefined,
   }));
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -222,7 +226,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   if (settings.logger) {
     app.addHook('onResponse', (req, reply, done) => {
-      log.info(`${req.method} ${req.url} (${Math.round(reply.elapsedTime)} ms) ${reply.statusCode}`);
+      requestLine(`${req.method} ${req.url} (${Math.round(reply.elapsedTime)} ms) ${reply.statusCode}`);
       done();
     });
   }
