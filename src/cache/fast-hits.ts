@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Ability } from '../auth/abilities';
 import { auditResponse, hasResponseAuditors } from '../server/response-audit';
 import { answerKey, REST_DOOR, type KeptAnswers } from './kept-answers';
-import { matchesIfNoneMatch } from './response-cache';
+import { matchesIfNoneMatch, type CachedAnswer } from './response-cache';
 
 export interface FastHitOptions {
   kept: KeptAnswers;
@@ -32,6 +32,19 @@ export function withFastHits(handler: RequestListener, o: FastHitOptions): Reque
   };
 }
 
+/** the headers of a kept answer as the routed way sends them (a 304: without content type and length) */
+function headersOf(o: FastHitOptions, e: CachedAnswer, origin: string | undefined, notModified: boolean): Record<string, string | number> {
+  const headers: Record<string, string | number> = { ...o.headers(origin), etag: e.etag };
+  const cc = o.kept.cache.config.cacheControl;
+  if (cc) headers['cache-control'] = cc;
+  headers.vary = headers.vary ? `${headers.vary}, Authorization` : 'Authorization';
+  if (!notModified) {
+    headers['content-type'] = e.contentType;
+    headers['content-length'] = e.body.length;
+  }
+  return headers;
+}
+
 function fastHit(o: FastHitOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const method = req.method;
@@ -41,20 +54,18 @@ function fastHit(o: FastHitOptions): (req: IncomingMessage, res: ServerResponse)
     const key = ability && answerKey(o.kept, REST_DOOR, ability, url);
     const e = key ? o.kept.cache.peek(key) : undefined;
     if (!e) return false;
-    const start = performance.now();
-    const headers: Record<string, string | number> = { ...o.headers(req.headers.origin), etag: e.etag };
-    const cc = o.kept.cache.config.cacheControl;
-    if (cc) headers['cache-control'] = cc;
-    headers.vary = headers.vary ? `${headers.vary}, Authorization` : 'Authorization';
+    const start = o.logLine ? performance.now() : 0;
     // RFC 9110 13.2.1: a precondition applies to a 2xx answer only
-    if (e.status >= 200 && e.status < 300 && matchesIfNoneMatch(req.headers['if-none-match'] as string | undefined, e.etag)) {
+    const notModified = e.status >= 200 && e.status < 300 && matchesIfNoneMatch(req.headers['if-none-match'] as string | undefined, e.etag);
+    const origin = req.headers.origin;
+    // without an Origin the headers are the same for every request: made once per entry
+    const headers = origin === undefined ? (notModified ? (e.early304 ??= headersOf(o, e, undefined, true)) : (e.early ??= headersOf(o, e, undefined, false))) : headersOf(o, e, origin, notModified);
+    if (notModified) {
       res.writeHead(304, headers);
       res.end();
       o.logLine?.(method, url, performance.now() - start, 304);
       return true;
     }
-    headers['content-type'] = e.contentType;
-    headers['content-length'] = e.body.length;
     res.writeHead(e.status, headers);
     if (method === 'HEAD') res.end();
     else res.end(e.body);

@@ -52,6 +52,9 @@ export interface CachedAnswer {
   etag: string;
   tables: readonly string[];
   at: Snapshot;
+  /** the headers fast-hits.ts sends for it to a request without an Origin, made on its first such hit (and a 304's) */
+  early?: Record<string, string | number>;
+  early304?: Record<string, string | number>;
 }
 
 /** the bytes an entry holds besides its body and key (the object, the arrays shared with others not counted) */
