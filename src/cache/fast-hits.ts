@@ -7,8 +7,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { performance } from 'node:perf_hooks';
 import type { Ability } from '../auth/abilities';
 import { auditResponse, hasResponseAuditors } from '../server/response-audit';
-import { answerKey, REST_DOOR, type KeptAnswers } from './kept-answers';
-import { matchesIfNoneMatch, type CachedAnswer } from './response-cache';
+import { answerKey, isNotModified, REST_DOOR, type KeptAnswers } from './kept-answers';
+import type { CachedAnswer } from './response-cache';
 
 export interface FastHitOptions {
   kept: KeptAnswers;
@@ -52,14 +52,13 @@ function fastHit(o: FastHitOptions): (req: IncomingMessage, res: ServerResponse)
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || !url.startsWith(o.prefix) || req.headers.authorization !== undefined || o.closing()) return false;
     const ability = o.publicAbility();
     const key = ability && answerKey(o.kept, REST_DOOR, ability, url);
-    const e = key ? o.kept.cache.peek(key) : undefined;
+    const e = key ? o.kept.cache.hitNow(key) : undefined;
     if (!e) return false;
     const start = o.logLine ? performance.now() : 0;
-    // RFC 9110 13.2.1: a precondition applies to a 2xx answer only
-    const notModified = e.status >= 200 && e.status < 300 && matchesIfNoneMatch(req.headers['if-none-match'] as string | undefined, e.etag);
+    const notModified = isNotModified(method, req.headers['if-none-match'], e);
     const origin = req.headers.origin;
     // without an Origin the headers are the same for every request: made once per entry
-    const headers = origin === undefined ? (notModified ? (e.early304 ??= headersOf(o, e, undefined, true)) : (e.early ??= headersOf(o, e, undefined, false))) : headersOf(o, e, origin, notModified);
+    const headers = origin === undefined ? (notModified ? (e.headersNoOrigin304 ??= headersOf(o, e, undefined, true)) : (e.headersNoOrigin ??= headersOf(o, e, undefined, false))) : headersOf(o, e, origin, notModified);
     if (notModified) {
       res.writeHead(304, headers);
       res.end();

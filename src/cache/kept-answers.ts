@@ -5,7 +5,7 @@ import type { Ability } from '../auth/abilities';
 import type { Model } from '../model/types';
 import type { Database } from '../storage/dialect';
 import { answerTables } from './answer-tables';
-import { matchesIfNoneMatch, permissionsKey, ResponseCache, type CachedAnswer, type ResponseCacheConfig, type Snapshot } from './response-cache';
+import { matchesIfNoneMatch, permissionsKey, ResponseCache, type CachedAnswer, type ResponseCacheConfig } from './response-cache';
 
 export interface KeptAnswers {
   cache: ResponseCache;
@@ -30,9 +30,12 @@ export function answerKey(k: KeptAnswers, door: string, ability: Ability, reques
   return who === null ? null : `${door}\u0000${who}\u0000${k.stamp()}\u0000${request}`;
 }
 
-/** the kept answer, or the snapshot to build and keep a new one from (a promise only where the token is: PostgreSQL) */
-export function lookupAnswer(k: KeptAnswers, key: string): { hit: CachedAnswer } | { miss: Snapshot } | Promise<{ hit: CachedAnswer } | { miss: Snapshot }> {
-  return k.cache.lookup(key);
+/**
+ * Whether the client has the answer: its `If-None-Match` names the ETag, on a GET or HEAD (RFC 9110 13.1.2; a
+ * GraphQL POST is answered in full) of a 2xx answer (13.2.1: a kept 404 stays a 404).
+ */
+export function isNotModified(method: string | undefined, ifNoneMatch: string | string[] | undefined, e: CachedAnswer): boolean {
+  return (method === 'GET' || method === 'HEAD') && e.status >= 200 && e.status < 300 && typeof ifNoneMatch === 'string' && matchesIfNoneMatch(ifNoneMatch, e.etag);
 }
 
 /** sends a kept (or just kept) answer: its ETag, and 304 without the body when the client has it */
@@ -43,8 +46,7 @@ export function sendKept(k: KeptAnswers, req: FastifyRequest, reply: FastifyRepl
   // the answer depends on the caller's credentials: a shared cache must not hand one caller's to another
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
-  // RFC 9110 13.2.1: a precondition applies to a 2xx answer only (a kept 404 stays a 404)
-  if (e.status >= 200 && e.status < 300 && matchesIfNoneMatch(req.headers['if-none-match'], e.etag)) return reply.code(304).send();
+  if (isNotModified(req.method, req.headers['if-none-match'], e)) return reply.code(304).send();
   return reply.code(e.status).type(e.contentType).send(e.body);
 }
 

@@ -23,6 +23,8 @@ export const DEFAULT_CACHE_CONFIG: ResponseCacheConfig = { enabled: true, maxByt
 const fingerprints = new WeakMap<Ability, string>([[FULL_ACCESS, 'full'], [READ_ONLY, 'read']]);
 const interned = new Map<string, string>();
 const MAX_INTERNED = 10_000;
+/** ids are never given twice: after the table is cleared, a set seen before gets a new id (a miss, never another set's answers) */
+let nextId = 0;
 
 /** the caller part of a key, or null for an ability whose permissions cannot be listed */
 export function permissionsKey(ability: Ability): string | null {
@@ -33,7 +35,7 @@ export function permissionsKey(ability: Ability): string | null {
   const text = [...actions].sort().join(',');
   if (interned.size >= MAX_INTERNED) interned.clear();
   let id = interned.get(text);
-  if (id === undefined) interned.set(text, (id = `p${interned.size}`));
+  if (id === undefined) interned.set(text, (id = `p${nextId++}`));
   fingerprints.set(ability, id);
   return id;
 }
@@ -52,9 +54,10 @@ export interface CachedAnswer {
   etag: string;
   tables: readonly string[];
   at: Snapshot;
-  /** the headers fast-hits.ts sends for it to a request without an Origin, made on its first such hit (and a 304's) */
-  early?: Record<string, string | number>;
-  early304?: Record<string, string | number>;
+  /** the headers fast-hits.ts sends with it to a request without an Origin, made on its first such hit */
+  headersNoOrigin?: Record<string, string | number>;
+  /** the same for its 304 */
+  headersNoOrigin304?: Record<string, string | number>;
 }
 
 /** the bytes an entry holds besides its body and key (the object, the arrays shared with others not counted) */
@@ -67,7 +70,7 @@ export class ResponseCache {
   private readonly maxEntryBytes: number;
   hits = 0;
   misses = 0;
-  /** hits served before routing (fast-hits.ts), counted in `hits` too */
+  /** hits served before routing (fast-hits.ts, through hitNow), counted in `hits` too */
   earlyHits = 0;
 
   /** whether the change token is answered at once (SQLite): then `peek` can serve without waiting */
@@ -81,10 +84,10 @@ export class ResponseCache {
   }
 
   /**
-   * The kept answer for `key` if it is valid and that can be told without waiting (SQLite); else undefined,
-   * changing nothing (the caller then takes the way that builds answers, which looks it up properly).
+   * The kept answer for `key` if it is valid and that can be told without waiting (SQLite), counted as a hit;
+   * else undefined, dropping nothing (the caller then takes the way that builds answers, which looks it up).
    */
-  peek(key: string): CachedAnswer | undefined {
+  hitNow(key: string): CachedAnswer | undefined {
     if (!this.tokenAtOnce) return undefined;
     const e = this.entries.get(key);
     if (!e || e.at.token !== this.db.changeToken!() || this.db.changes!.changedSince(e.tables, e.at.seq)) return undefined;
@@ -155,12 +158,6 @@ export class ResponseCache {
   private drop(key: string, e: CachedAnswer): void {
     this.entries.delete(key);
     this.bytes -= e.body.length + key.length * 2 + ENTRY_OVERHEAD;
-  }
-
-  /** every entry goes (permissions or settings changed in memory) */
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
   }
 
   get size(): { entries: number; bytes: number } {

@@ -15,7 +15,7 @@ import { DEFAULT_DOCUMENT_LIMITS, documentLimitsRule } from './limits';
 import { playgroundAsset, playgroundPage } from './playground';
 import { GraphqlExecutor } from './executor';
 import { requestProblem, type Operation } from './request-shape';
-import { answerKey, lookupAnswer, sendKept, type KeptAnswers } from '../cache/kept-answers';
+import { answerKey, sendKept, type KeptAnswers } from '../cache/kept-answers';
 import { keptOperationTypes, type ReadFields } from './kept-operations';
 
 export interface EndpointOptions {
@@ -134,17 +134,19 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
         if (!request.batch) {
           const op = request.operations[0];
           const types = o.kept && !multipart ? keptOperationTypes(op, o.kept.reads, MAX_TOKENS) : null;
-          const key = types && answerKey(o.kept!.answers, 'graphql', auth.ability, JSON.stringify([op.query, op.operationName ?? null, op.variables ?? null]));
+          const keyOf = () => answerKey(o.kept!.answers, 'graphql', auth.ability, JSON.stringify([op.query, op.operationName ?? null, op.variables ?? null]));
+          const key = types && keyOf();
           if (!key) {
             const { status, body } = await runOne(op, req, reply);
             return sendJson(reply, status, body);
           }
           const k = o.kept!.answers;
-          const found = await lookupAnswer(k, key);
+          const found = await k.cache.lookup(key);
           if ('hit' in found) return sendKept(k, req, reply, found.hit);
           const { status, body } = await runOne(op, req, reply);
-          // kept: an answer without errors (a 200 with `errors` is still an error answer)
-          if (status !== 200 || (body as ExecutionResult).errors !== undefined) return sendJson(reply, status, body);
+          // kept: an answer without errors (a 200 with `errors` is still an error answer), under the key it was
+          // looked up with (the default locale may have changed while it was built)
+          if (status !== 200 || (body as ExecutionResult).errors !== undefined || keyOf() !== key) return sendJson(reply, status, body);
           return sendKept(k, req, reply, k.cache.store(key, found.miss, k.tables(types!), 200, 'application/json; charset=utf-8', JSON.stringify(body)));
         }
         // a batch: each operation answered in place, the whole with 200 (Apollo 3)

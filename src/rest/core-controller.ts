@@ -128,6 +128,9 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
   // locale handling (default locale on create, unknown locale, `locale`/`localizations` ignored on update,
   // sibling sync) is the service's, as in v4 (the i18n decorator sits on the entity service)
 
+  // the actions' names, as the routes that call them have them (what the response cache checks)
+  const FIND = `${ct.uid}.find`;
+  const FIND_ONE = `${ct.uid}.findOne`;
   // v4: the actions are the controller's own, the helpers (sanitizeOutput, transformResponse...) its prototype's
   const withHelpers = <T extends object>(actions: T): T & typeof helpers => Object.assign(Object.create(helpers) as typeof helpers, actions);
   if (ct.kind === 'singleType') {
@@ -137,7 +140,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
         const svc = deps.service();
         const entity = await svc.findSingle(await q(this, ctx, 'findOne'));
         const body = entity ? await respond(this, ctx, entity) : null;
-        return isCore(svc, 'find') && plainHelpers(this) && this.find === single.find ? markCoreAnswer(ctx, body) : body;
+        return isCore(svc, 'find') && plainHelpers(this) && this.find === single.find ? markCoreAnswer(ctx, FIND, body) : body;
       },
       async update(this: ControllerSelf, ctx: RequestContext) {
         const query = await q(this, ctx, 'write');
@@ -158,7 +161,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
       const query = fast ? sharedQ(reads!, ctx, 'find') : await q(this, ctx, 'find');
       const page = fast && reads!.json ? await reads!.json.find(query) : null;
       const body = page ? jsonBody(envelope(page)) : await svc.find(query).then(({ results, pagination }) => respond(this, ctx, results, { pagination }));
-      return fast && this.find === collection.find ? markCoreAnswer(ctx, body) : body;
+      return fast && this.find === collection.find ? markCoreAnswer(ctx, FIND, body) : body;
     },
     async findOne(this: ControllerSelf & { findOne?: unknown }, ctx: RequestContext) {
       const svc = deps.service();
@@ -173,7 +176,7 @@ export function createCoreController(deps: ControllerDeps, ct: ContentType) {
         return entity ? respond(this, ctx, entity) : null;
       };
       const body = await answer();
-      return fast && this.findOne === collection.findOne ? markCoreAnswer(ctx, body) : body;
+      return fast && this.findOne === collection.findOne ? markCoreAnswer(ctx, FIND_ONE, body) : body;
     },
     async create(this: ControllerSelf, ctx: RequestContext) {
       const query = await q(this, ctx, 'write');

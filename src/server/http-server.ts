@@ -25,7 +25,7 @@ import { lazySchemaCompilers } from './schema-compilers';
 import { ShapeCache } from '../query/shape-cache';
 import { createSessions, sessionOptions, type Sessions } from './sessions';
 import { isCoreAnswer } from '../cache/core-answer';
-import { answerKey, lookupAnswer, REST_DOOR, sendKept, type KeptAnswers } from '../cache/kept-answers';
+import { answerKey, REST_DOOR, sendKept, type KeptAnswers } from '../cache/kept-answers';
 import { withFastHits } from '../cache/fast-hits';
 
 export interface ServerOptions {
@@ -361,22 +361,25 @@ async function handleKept(o: Server, k: KeptAnswers, route: RouteDef, state: Rou
   const auth = route.config.auth === false ? UNAUTHENTICATED : authorized(o, route, await o.access.authenticate(req.headers.authorization));
   const key = auth.kind === 'none' ? null : answerKey(k, REST_DOOR, auth.ability, req.url);
   if (key === null) return answerWith(o, route, state, req, reply, auth);
-  const looked = lookupAnswer(k, key);
+  const looked = k.cache.lookup(key);
   // SQLite answers at once: no await on the hit path
   const found = looked instanceof Promise ? await looked : looked;
   if ('hit' in found) return sendKept(k, req, reply, found.hit);
+  const snapshot = found.miss;
   const ctx = contextOf(o, state, req, reply, auth);
   const result = await (o.trackRequests ? requestContext.run(ctx, () => route.handler(ctx)) : route.handler(ctx));
   const body = ctx.body ?? result;
-  // kept only as the core action made it: no status, type, header or session cookie set by other code
-  if (!isCoreAnswer(ctx, body) || answerStatus(ctx) !== 200 || ctx.type || Object.keys(ctx.responseHeaders).length || usedSession(ctx)) return send(reply, ctx, body);
+  // kept only as the route's core action made it: no status, type, header or session cookie set by other code,
+  // and under the key it was looked up with (the default locale may have changed while it was built)
+  if (!isCoreAnswer(ctx, route.action, body) || answerStatus(ctx) !== 200 || ctx.type || Object.keys(ctx.responseHeaders).length || usedSession(ctx)
+    || (auth.kind !== 'none' && answerKey(k, REST_DOOR, auth.ability, req.url) !== key)) return send(reply, ctx, body);
   const tables = k.tables([route.uid!]);
   if (body === null) {
     const { status, body: error } = toErrorBody(new NotFoundError('Not Found'));
-    return sendKept(k, req, reply, k.cache.store(key, found.miss, tables, status, JSON_TYPE, JSON.stringify(error)));
+    return sendKept(k, req, reply, k.cache.store(key, snapshot, tables, status, JSON_TYPE, JSON.stringify(error)));
   }
   const text = untouchedJsonText(body) ?? JSON.stringify(body);
-  return sendKept(k, req, reply, k.cache.store(key, found.miss, tables, 200, JSON_TYPE, text));
+  return sendKept(k, req, reply, k.cache.store(key, snapshot, tables, 200, JSON_TYPE, text));
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

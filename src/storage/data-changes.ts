@@ -9,7 +9,9 @@ import { ShapeCache } from '../query/shape-cache';
 export const ALL_TABLES = '*';
 
 /** a write statement's target table: `INSERT INTO "t"`, `UPDATE \`t\``, `DELETE FROM t` (SQLite's dialect quotes with backticks) */
-const WRITE_TARGET = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+("(?:[^"]|"")+"|`(?:[^`]|``)+`|[\w$]+)/i;
+const NAME = '("(?:[^"]|"")+"|`(?:[^`]|``)+`|[\\w$]+)';
+/** `ONLY` (PostgreSQL), then `[schema.]table`: the table is the last name */
+const WRITE_TARGET = new RegExp(`^\\s*(?:INSERT(?:\\s+OR\\s+\\w+)?\\s+INTO|REPLACE\\s+INTO|UPDATE(?:\\s+OR\\s+\\w+)?|DELETE\\s+FROM)\\s+(?:ONLY\\s+)?${NAME}(?:\\s*\\.\\s*${NAME})?`, 'i');
 /** statements that change no row */
 const READ_ONLY = /^\s*(?:SELECT|PRAGMA|EXPLAIN|SAVEPOINT|RELEASE|BEGIN|COMMIT|ROLLBACK|SHOW|SET|VALUES)\b/i;
 const WRITE_WORD = /\b(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|ALTER|DROP|TRUNCATE)\b/i;
@@ -25,7 +27,7 @@ export function writtenTable(sql: string): string | null {
 
 function classify(sql: string): string | null {
   const m = WRITE_TARGET.exec(sql);
-  if (m) return unquoted(m[1]);
+  if (m) return unquoted(m[2] ?? m[1]);
   if (READ_ONLY.test(sql)) return null;
   // `WITH ... SELECT` reads; a CTE that writes (or anything else) counts as a change of everything
   if (/^\s*WITH\b/i.test(sql) && !WRITE_WORD.test(sql)) return null;

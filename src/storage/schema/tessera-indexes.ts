@@ -1,8 +1,8 @@
 // Indexes Tessera adds to v4's tables for speed, never for a correct answer. Each link table with order columns
-// gets (owner id, order) on each side: the next position of a new link (MAX(order) of one owner's links) is then
-// one index seek instead of a read of every link of the owner (1M articles, 50 categories: 47 ms of a 63 ms
-// create; issue 22). Each draft & publish or localized collection type gets (id, published_at, locale): deep
-// pages and totals read it instead of the rows. v4's own schema sync drops indexes it does not know when its schema changes: the names
+// gets (owner id, order) on each side: the next position of a new link (MAX(order) of one owner's links) is
+// then one index seek instead of a read of every link of the owner (1M articles, 50 categories: 47 ms of a
+// 63 ms create; issue 22). Each draft & publish or localized collection type gets (id, published_at, locale):
+// deep pages and totals read it instead of the rows. v4's own schema sync drops indexes it does not know when its schema changes: the names
 // start with `tessera_` so that they are recognisable, and every start re-creates the missing ones.
 import { createHash } from 'node:crypto';
 import type { ContentType, Model } from '../../model/types';
@@ -66,7 +66,9 @@ export async function ensureTesseraIndexes(db: Database, model: Model, warn: (m:
     const info = live.get(table);
     if (!info || info.indexes.has(index.name) || !index.columns.every((c) => info.columns.has(c))) continue;
     try {
-      await db.exec(`CREATE INDEX IF NOT EXISTS ${q(index.name)} ON ${q(table)} (${index.columns.map(q).join(', ')})`);
+      // PostgreSQL: built without blocking the table's writers (other nodes serving while this one starts)
+      const concurrently = db.dialect.name === 'postgres' ? ' CONCURRENTLY' : '';
+      await db.exec(`CREATE INDEX${concurrently} IF NOT EXISTS ${q(index.name)} ON ${q(table)} (${index.columns.map(q).join(', ')})`);
       created.push(index.name);
     } catch (err) {
       warn(`index ${index.name} on ${table} could not be created (writes stay correct, only slower): ${(err as Error).message}`);

@@ -57,24 +57,40 @@ function bind(params: readonly SqlValue[] | undefined): unknown[] {
   return (params ?? []) as unknown[];
 }
 
+/**
+ * What the writer connection's statements wrote: noted until the transaction's COMMIT, or recorded at once for a
+ * statement outside any transaction (it committed on its own: the in-memory database, whose one connection also
+ * serves plain reads, and project code's raw statements there).
+ */
+class WriterRecord {
+  readonly pending = new PendingWrites();
+  constructor(private readonly conn: Conn, private readonly changes: DataChanges) {}
+  wrote(sql: string): void {
+    this.pending.note(sql);
+    if (!this.conn.inTransaction) this.pending.commitTo(this.changes);
+  }
+}
+
 class SqliteExecutor implements Executor {
   readonly dialect = sqliteDialect;
-  /** `pending`: the writer's, which notes the tables its statements write (data-changes.ts) */
-  constructor(private readonly stmts: StatementCache, private readonly counter: { n: number }, private readonly pending?: PendingWrites) {}
+  /** `writes`: the writer's, which records the tables its statements write (data-changes.ts) */
+  constructor(private readonly stmts: StatementCache, private readonly counter: { n: number }, private readonly writes?: WriterRecord) {}
   async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     this.counter.n++;
-    this.pending?.note(sql);
-    return this.stmts.get(sql).all(...bind(params)) as T[];
+    const rows = this.stmts.get(sql).all(...bind(params)) as T[];
+    this.writes?.wrote(sql);
+    return rows;
   }
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
     this.counter.n++;
-    this.pending?.note(sql);
-    return this.stmts.get(sql).get(...bind(params)) as T | undefined;
+    const row = this.stmts.get(sql).get(...bind(params)) as T | undefined;
+    this.writes?.wrote(sql);
+    return row;
   }
   async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
     this.counter.n++;
-    this.pending?.note(sql);
     const r = this.stmts.get(sql).run(...bind(params));
+    this.writes?.wrote(sql);
     return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
   }
   async insert(sql: string, params?: readonly SqlValue[]): Promise<number> {
@@ -98,15 +114,16 @@ export class SqliteDatabase implements Database {
   private readonly versionStmt: Stmt;
   /** the writer's `data_version`: changes with the commits of every other connection, never with its own */
   private readonly othersStmt: Stmt;
-  private readonly pending = new PendingWrites();
   /** the tables this instance's commits wrote (the response cache's validity) */
   readonly changes = new DataChanges();
+  private readonly writes: WriterRecord;
 
   constructor(readonly filename: string) {
     if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
     this.writer = open(filename, false);
     this.reader = filename === ':memory:' ? this.writer : open(filename, true);
-    this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter, this.pending);
+    this.writes = new WriterRecord(this.writer, this.changes);
+    this.writeExec = new SqliteExecutor(new StatementCache(this.writer), this.counter, this.writes);
     this.readExec = this.reader === this.writer ? this.writeExec : new SqliteExecutor(new StatementCache(this.reader), this.counter);
     this.versionStmt = this.reader.prepare('PRAGMA data_version').pluck();
     this.othersStmt = this.writer.prepare('PRAGMA data_version').pluck();
@@ -151,17 +168,17 @@ export class SqliteDatabase implements Database {
     if (currentHookTransaction()) return Promise.reject(insideTransactionError());
     const turn = this.queue.then(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
-      this.pending.discard();
+      this.writes.pending.discard();
       try {
         const result = await fn(this.writeExec);
         this.writer.exec('COMMIT');
         this.commits++;
         // in the same tick as the commit: no reader can see the new rows before the change is recorded
-        this.pending.commitTo(this.changes);
+        this.writes.pending.commitTo(this.changes);
         return result;
       } catch (err) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-        this.pending.discard();
+        this.writes.pending.discard();
         throw err;
       }
     });

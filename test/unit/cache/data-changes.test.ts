@@ -13,6 +13,11 @@ describe('writtenTable', () => {
     // SQLite's dialect quotes with backticks
     expect(writtenTable('INSERT INTO `articles_components` (entity_id) VALUES (?)')).toBe('articles_components');
     expect(writtenTable('UPDATE `odd``name` SET x = 1')).toBe('odd`name');
+    // a schema before the table, PostgreSQL's ONLY
+    expect(writtenTable('UPDATE main.articles SET title = ?')).toBe('articles');
+    expect(writtenTable('DELETE FROM "public"."articles" WHERE id = $1')).toBe('articles');
+    expect(writtenTable('UPDATE ONLY articles SET title = $1')).toBe('articles');
+    expect(writtenTable('DELETE FROM ONLY "public" . "up_users"')).toBe('up_users');
   });
 
   it('reads change nothing; a CTE that writes, DDL or anything unknown changes everything', () => {
