@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { performance } from 'node:perf_hooks';
 import type { Ability } from '../auth/abilities';
 import { auditResponse, hasResponseAuditors } from '../server/response-audit';
-import { answerKey, isNotModified, REST_DOOR, type KeptAnswers } from './kept-answers';
+import { answerKey, cacheHeaders, isNotModified, REST_DOOR, type KeptAnswers } from './kept-answers';
 import type { CachedAnswer } from './response-cache';
 
 export interface FastHitOptions {
@@ -34,10 +34,8 @@ export function withFastHits(handler: RequestListener, o: FastHitOptions): Reque
 
 /** the headers of a kept answer as the routed way sends them (a 304: without content type and length) */
 function headersOf(o: FastHitOptions, e: CachedAnswer, origin: string | undefined, notModified: boolean): Record<string, string | number> {
-  const headers: Record<string, string | number> = { ...o.headers(origin), etag: e.etag };
-  const cc = o.kept.cache.config.cacheControl;
-  if (cc) headers['cache-control'] = cc;
-  headers.vary = headers.vary ? `${headers.vary}, Authorization` : 'Authorization';
+  const common = o.headers(origin);
+  const headers: Record<string, string | number> = { ...common, ...cacheHeaders(o.kept, e, common.vary) };
   if (!notModified) {
     headers['content-type'] = e.contentType;
     headers['content-length'] = e.body.length;

@@ -38,14 +38,19 @@ export function isNotModified(method: string | undefined, ifNoneMatch: string | 
   return (method === 'GET' || method === 'HEAD') && e.status >= 200 && e.status < 300 && typeof ifNoneMatch === 'string' && matchesIfNoneMatch(ifNoneMatch, e.etag);
 }
 
+/** ETag, Cache-Control and Vary of a kept answer; `vary`: what the answer varies by already (CORS's Origin) */
+export function cacheHeaders(k: KeptAnswers, e: CachedAnswer, vary: unknown): Record<string, string> {
+  const headers: Record<string, string> = { etag: e.etag };
+  const cc = k.cache.config.cacheControl;
+  if (cc) headers['cache-control'] = cc;
+  // the answer depends on the caller's credentials: a shared cache must not hand one caller's to another
+  headers.vary = vary ? `${String(vary)}, Authorization` : 'Authorization';
+  return headers;
+}
+
 /** sends a kept (or just kept) answer: its ETag, and 304 without the body when the client has it */
 export function sendKept(k: KeptAnswers, req: FastifyRequest, reply: FastifyReply, e: CachedAnswer): FastifyReply {
-  reply.header('etag', e.etag);
-  const cc = k.cache.config.cacheControl;
-  if (cc) reply.header('cache-control', cc);
-  // the answer depends on the caller's credentials: a shared cache must not hand one caller's to another
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+  reply.headers(cacheHeaders(k, e, reply.getHeader('vary')));
   if (isNotModified(req.method, req.headers['if-none-match'], e)) return reply.code(304).send();
   return reply.code(e.status).type(e.contentType).send(e.body);
 }
