@@ -123,3 +123,14 @@ export function createCoreStore(db: Database): CoreStore {
   };
   return store;
 }
+
+/** v4's core store key of the tables its schema sync must keep (@strapi/database schema diff) */
+const PERSISTED_TABLES_KEY = 'persisted_tables';
+
+/** `name` in v4's persisted tables (entries are names or `{ name, dependsOn }`), added when missing */
+export async function persistTable(store: CoreStore, name: string): Promise<void> {
+  const now = await store.get({ type: 'core', key: PERSISTED_TABLES_KEY });
+  const list = Array.isArray(now) ? now : [];
+  if (list.some((t) => (typeof t === 'string' ? t : (t as { name?: unknown })?.name) === name)) return;
+  await store.set({ type: 'core', key: PERSISTED_TABLES_KEY, value: [...list, name] });
+}

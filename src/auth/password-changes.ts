@@ -5,7 +5,7 @@
 // password stamp when Tessera issues them; tokens without one (issued by real Strapi before a move, or by
 // project code through `jwt.issue()`) are refused when issued before the last change recorded here.
 import type { Database } from '../storage/dialect';
-import type { CoreStore } from './core-store';
+import { persistTable, type CoreStore } from './core-store';
 
 export const PASSWORD_CHANGES_TABLE = 'tessera_password_changes';
 
@@ -14,17 +14,6 @@ export interface PasswordChanges {
   changedAt(userId: number): Promise<number | null>;
   record(userId: number, at?: number): Promise<void>;
   ensureTable(): Promise<void>;
-}
-
-/** v4's core store key of the tables its schema sync must keep (@strapi/database schema diff) */
-const PERSISTED_TABLES_KEY = 'persisted_tables';
-
-/** `name` in v4's persisted tables (entries are names or `{ name, dependsOn }`), added when missing */
-async function persistTable(store: CoreStore, name: string): Promise<void> {
-  const now = await store.get({ type: 'core', key: PERSISTED_TABLES_KEY });
-  const list = Array.isArray(now) ? now : [];
-  if (list.some((t) => (typeof t === 'string' ? t : (t as { name?: unknown })?.name) === name)) return;
-  await store.set({ type: 'core', key: PERSISTED_TABLES_KEY, value: [...list, name] });
 }
 
 export function createPasswordChanges(db: Database, store: CoreStore): PasswordChanges {

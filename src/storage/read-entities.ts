@@ -5,6 +5,7 @@ import type { Attribute, ContentType, Model } from '../model/types';
 import type { Entity, FindParams, Populate, PopulateNode, Where } from '../query/types';
 import type { Executor } from './dialect';
 import { lookupCount } from './count-cache';
+import { keptTotal } from './kept-totals';
 import { isMediaMorph, morphTypes } from './media-morph';
 import { bindParents, compileCount, compileLinked, compileLinkedCount, compilePage } from './read-statements';
 import { compileOnce, isStable } from './stable-queries';
@@ -21,13 +22,15 @@ export async function findEntities(db: Executor, model: Model, ct: ContentType, 
   return entities;
 }
 
-/** the number of rows `where` selects; kept while the data is unchanged (count-cache.ts) */
+/**
+ * The number of rows `where` selects; kept while the data is unchanged (count-cache.ts), read from the figures the
+ * triggers keep where `where` is only a publication state or a locale (kept-totals.ts).
+ */
 export async function countEntities(db: Executor, model: Model, ct: ContentType, where: Where | undefined): Promise<number> {
   const s = compileOnce(where, `count:${ct.uid}:${db.dialect.name}`, false, () => compileCount(db.dialect, model, ct, where));
   const cached = lookupCount(db, s.key);
   if (cached.total !== undefined) return cached.total;
-  const row = await db.get<{ n: number }>(s.sql, s.params);
-  const n = Number(row?.n ?? 0);
+  const n = (await keptTotal(db, model, ct, where)) ?? Number((await db.get<{ n: number }>(s.sql, s.params))?.n ?? 0);
   cached.store(n);
   return n;
 }

@@ -13,6 +13,8 @@ import type { Database } from './dialect';
 import { compileOrderBy } from './compile-order';
 import { compileWhere } from './compile-where';
 import { countKey, lookupCount } from './count-cache';
+import { keptColumns, keptFigures, keptResult, keptTotal, type KeptFigures } from './kept-totals';
+import { keptCounting } from './schema/tessera-counts';
 import { entryJson, JsonUnsupported, RiskyNumber, type JsonSql } from './json-entries';
 import { sqliteJson } from './json-values';
 import { postgresJsonFor } from './postgres/pg-json';
@@ -28,6 +30,8 @@ interface PagePlan {
   /** the count alone (an empty page) and its key in count-cache.ts */
   count: Statement;
   countKey: string;
+  /** the page with the total the triggers keep in `n` and their check in `t` (kept-totals.ts), where they can answer */
+  kept?: Statement & { expected: number };
 }
 
 interface OnePlan {
@@ -56,17 +60,25 @@ function compileOrNull<T>(compile: () => T): Cached<T> {
  * written for the page's rows only; the outer query sorts those rows again (the order always ends with
  * the id, so it is the page's order). The total, when asked, is an uncorrelated subquery: run once.
  */
-function pageStatement(db: Database, j: JsonSql, model: Model, ct: ContentType, params: FindParams, withCount: boolean): Statement {
+function pageStatement(db: Database, j: JsonSql, model: Model, ct: ContentType, params: FindParams, withCount: boolean | KeptFigures): Statement & { expected?: number } {
   const b = new SqlBuilder(db.dialect);
   const table = b.q(ct.collectionName);
   const entry = entryJson({ b, model, j }, ct, ROOT, { select: params.select, populate: params.populate });
+  if (typeof withCount === 'object') {
+    const kept = keptColumns(b, withCount.table, withCount.bucket);
+    return { ...pagedEntries(b, model, ct, params, entry, table, j, `, (${kept.n}) AS n, ${kept.check} AS t`), expected: kept.expected };
+  }
   // only for text matching, the filter that costs per row: a cheap filter matching most rows (the published ones of
   // a plain list) is faster counted and paged apart (measured: the list 2.7 -> 6.9 ms with the CTE); the probe is
   // compiled once per query shape (plans are kept)
   if (withCount && params.where && j.matchesOnce && / LIKE /.test(compileWhere(new SqlBuilder(db.dialect), model, ct, ROOT, params.where))) {
     return countedOnce(b, model, ct, params, entry, table, compileWhere(b, model, ct, ROOT, params.where), j);
   }
-  const total = withCount ? `, (${countSql(b, model, ct, params.where, 'c0')}) AS n` : '';
+  return pagedEntries(b, model, ct, params, entry, table, j, withCount ? `, (${countSql(b, model, ct, params.where, 'c0')}) AS n` : '');
+}
+
+/** the page's entries, with the `total` columns (built on `b` before the page's own parameters) */
+function pagedEntries(b: SqlBuilder, model: Model, ct: ContentType, params: FindParams, entry: string, table: string, j: JsonSql, total: string): Statement {
   const where = compileWhere(b, model, ct, ROOT, params.where);
   const pageOrder = compileOrderBy(b, model, ct, ROOT, params.orderBy);
   const page = `SELECT ${ROOT}.id AS id FROM ${table} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${pageOrder}${j.pageLimit(b, params.limit, params.offset)}`;
@@ -91,11 +103,13 @@ function pagePlan(db: Database, j: JsonSql, model: Model, ct: ContentType, param
   return compileOnce(params, `json-page:${ct.uid}${j.key}`, false, () => compileOrNull(() => {
     const cb = new SqlBuilder(db.dialect);
     const count = { sql: countSql(cb, model, ct, params.where), params: cb.params };
+    const figures = keptFigures(model, ct, params.where);
     return {
       counted: pageStatement(db, j, model, ct, params, true),
       plain: pageStatement(db, j, model, ct, params, false),
       count,
       countKey: countKey(count.sql, count.params),
+      ...(figures ? { kept: pageStatement(db, j, model, ct, params, figures) as Statement & { expected: number } } : {}),
     };
   }));
 }
@@ -194,13 +208,20 @@ export async function findEntriesJson(db: Database, model: Model, ct: ContentTyp
   return run(db, ct, pagePlan(db, j, model, ct, params), (plan) => plan.plain.sql, async (plan) => {
     const cache = withCount ? lookupCount(db, plan.countKey) : undefined;
     const counting = cache !== undefined && cache.total === undefined;
-    const s = counting ? plan.counted : plan.plain;
-    const rows = await db.all<{ j: string; n?: number }>(s.sql, s.params);
+    // a total the triggers keep is read with the page instead of counted (unless they turned out gone since)
+    const kept = counting && plan.kept && keptCounting(model, ct.collectionName) ? plan.kept : undefined;
+    const s = kept ?? (counting ? plan.counted : plan.plain);
+    let rows = await db.all<{ j: string; n?: number; t?: number }>(s.sql, s.params);
+    let total: number | undefined;
+    if (kept && rows.length) {
+      total = keptResult(model, ct, rows[0], kept.expected);
+      if (total === undefined) rows = await db.all<{ j: string; n?: number }>(plan.counted.sql, plan.counted.params);
+    }
     const entries = rows.map((r) => j.finish(r.j));
     if (!cache) return { entries };
     if (!counting) return { entries, total: cache.total };
     // an empty page has no row to carry the total
-    const total = rows.length ? Number(rows[0].n) : Number((await db.get<{ n: number }>(plan.count.sql, plan.count.params))?.n ?? 0);
+    total ??= rows.length ? Number(rows[0].n) : (await keptTotal(db, model, ct, params.where)) ?? Number((await db.get<{ n: number }>(plan.count.sql, plan.count.params))?.n ?? 0);
     cache.store(total);
     return { entries, total };
   });

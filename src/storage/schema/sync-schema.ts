@@ -19,7 +19,8 @@ import { postgresDdl } from './pg-ddl';
 import { sqliteDdl } from './sqlite-ddl';
 import type { TableDef } from './table-def';
 import { v4SchemaHash, type V4Schema } from './v4-schema';
-import { ensureTesseraIndexes } from './tessera-indexes';
+import { ensureTesseraCounts } from './tessera-counts';
+import { ensureTesseraIndexes, TESSERA_INDEX_PREFIX } from './tessera-indexes';
 
 export interface SyncLog {
   info(msg: string): void;
@@ -101,7 +102,7 @@ function plan(tables: TableDef[], live: Map<string, TableInfo>, ddl: SchemaDdl, 
     }
   }
   for (const name of live.keys()) {
-    if (!wanted.has(name)) p.warnings.push(`table ${name} is not in the model: kept`);
+    if (!wanted.has(name) && !name.startsWith(TESSERA_INDEX_PREFIX)) p.warnings.push(`table ${name} is not in the model: kept`);
   }
   p.statements.push(...foreignKeys);
   return p;
@@ -161,5 +162,7 @@ async function syncNow(db: Database, model: Model, log: SyncLog, opts: SyncOptio
   // Tessera's own indexes (not v4's, not in its schema record): re-created whenever missing
   const own = await ensureTesseraIndexes(db, model, log.warn);
   if (own.length) log.info(`schema: added Tessera's indexes ${own.join(', ')}`);
+  const counted = await ensureTesseraCounts(db, model, log.warn);
+  if (counted.length) log.info(`schema: totals kept by triggers for ${counted.join(', ')}`);
   return { created: p.created, addedColumns: p.addedColumns, addedIndexes, warnings: p.warnings };
 }

@@ -14,7 +14,7 @@ export const TESSERA_INDEX_PREFIX = 'tessera_';
 const MAX_NAME = 63;
 
 /** `tessera_<table>_<what>`, shortened with a digest of the whole where it would pass 63 characters */
-function indexName(table: string, what: string): string {
+export function tesseraName(table: string, what: string): string {
   const full = `${TESSERA_INDEX_PREFIX}${table}_${what}`;
   if (full.length <= MAX_NAME) return full;
   const digest = createHash('sha1').update(full).digest('hex').slice(0, 8);
@@ -35,7 +35,7 @@ export function tesseraIndexes(model: Model): Array<{ table: string; index: Inde
     // narrow covering index instead of the table's rows (10k articles, page 200: 650 -> 340 us)
     const scope = [columnOf(ct, 'publishedAt'), columnOf(ct, 'locale')].filter((c): c is string => c !== undefined);
     if (ct.kind === 'collectionType' && scope.length) {
-      const name = indexName(ct.collectionName, 'page');
+      const name = tesseraName(ct.collectionName, 'page');
       out.set(name, { table: ct.collectionName, index: { name, columns: ['id', ...scope], type: 'index' } });
     }
   }
@@ -44,7 +44,7 @@ export function tesseraIndexes(model: Model): Array<{ table: string; index: Inde
       if (attr.kind !== 'relation' || !attr.owner || !attr.joinTable || attr.joinColumn || attr.relation.startsWith('morph')) continue;
       const jt = attr.joinTable;
       const add = (what: string, columns: string[]) => {
-        const name = indexName(jt.name, what);
+        const name = tesseraName(jt.name, what);
         out.set(name, { table: jt.name, index: { name, columns, type: 'index' } });
       };
       if (jt.orderColumn) add('own_order', [jt.joinColumn, jt.orderColumn]);

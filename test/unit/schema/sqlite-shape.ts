@@ -1,5 +1,5 @@
 // Test helper: the shape of a SQLite file as SQLite itself reports it (pragmas), for comparisons with the files
-// real v4 wrote: Tessera's own indexes (`tessera_*`, storage/schema/tessera-indexes.ts) are left out.
+// real v4 wrote: Tessera's own tables and indexes (`tessera_*`, storage/schema/tessera-indexes.ts, tessera-counts.ts) are left out.
 import BetterSqlite3 from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ export function shapeOf(file: string): Shape {
   const db = new BetterSqlite3(file, { readonly: true });
   try {
     const tables = new Map<string, Shape['tables'] extends Map<string, infer V> ? V : never>();
-    const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[];
+    const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '${TESSERA_INDEX_PREFIX}%' ORDER BY name`).all() as { name: string }[];
     for (const { name } of names) {
       const columns = db.prepare('SELECT name, lower(type) AS type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid').all(name) as Shape['tables'] extends Map<string, infer V> ? V extends { columns: infer C } ? C : never : never;
       const indexes = new Map<string, { unique: boolean; columns: string[] }>();
