@@ -20,6 +20,7 @@ import { createQueryEngine, type QueryFn, type WriteListener } from '../query/qu
 import { DatabaseConfigError, openDatabase, type DatabaseConfig } from '../storage/open-database';
 import type { Database } from '../storage/dialect';
 import { syncSchema } from '../storage/schema/sync-schema';
+import { substringIndexConfig } from '../storage/schema/tessera-search';
 import { Lifecycles } from '../storage/lifecycles';
 import { onJsonFallback } from '../storage/read-json';
 import { createDocumentService } from '../documents/document-service';
@@ -282,7 +283,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // bootstrap's read-then-write of first-start rows (roles, settings, the project's own) sees the others' rows
     const startTurn = db.exclusive ? <T>(fn: () => Promise<T>) => db.exclusive!('tessera:start', fn) : <T>(fn: () => Promise<T>) => fn();
     const sync = await startTurn(async () => {
-      const result = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
+      const result = await syncSchema(db, model, { info: (m) => log.info(m), warn: (m) => log.warn(m) }, { substringIndex: substringIndexConfig(project.config.get('database.settings', {})) });
       await bootstrapAll();
       return result;
     });

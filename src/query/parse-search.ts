@@ -28,7 +28,10 @@ export function parseSearch(vis: Visibility, ct: ContentType, q: unknown): Where
   if (q === undefined || q === null) return undefined;
   if (typeof q !== 'string') invalid('_q');
   const { text, numbers } = searchable(ct, vis);
-  const names = ['id', ...text, ...(Number.isNaN(Number(q)) ? [] : numbers)];
+  // an id's text is digits and a sign: a text with anything else is in no id, and without the id a substring
+  // index can serve the whole search (storage/schema/tessera-search.ts) instead of a scan
+  const names = [...(/[^0-9-]/.test(q) ? [] : ['id']), ...text, ...(Number.isNaN(Number(q)) ? [] : numbers)];
+  if (!names.length) return { id: { $in: [] } }; // as the id alone did: no entry
   // $containsi: the same ASCII folding as LIKE on SQLite; on PostgreSQL the Unicode folding of v4's ILIKE there
   return { $or: names.map((name) => ({ [name]: { $containsi: q } })) };
 }

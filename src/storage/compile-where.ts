@@ -13,6 +13,7 @@ import type { Attribute, ContentType, Model, ScalarAttribute } from '../model/ty
 import { OPERATOR_SET, type Where } from '../query/types';
 import type { SqlValue } from './dialect';
 import { hopFor, type Hop } from './hops';
+import { searchTableOf, trigramQuery } from './schema/tessera-search';
 import type { SqlBuilder } from './sql-builder';
 import { toDb } from './values';
 
@@ -118,7 +119,7 @@ function keyPart(c: Ctx, ct: ContentType, alias: string, key: string, value: unk
   if (key.startsWith('$')) throw new WhereError(`Only $and, $or and $not can be used as root level operators. Found ${key}.`);
   const attr = key === 'id' ? ID_ATTR : ct.attributes[key] ?? columnAttribute(ct, key);
   if (!attr) throw new WhereError(`Invalid key ${key}`);
-  if (attr.kind === 'scalar') return scalarPart(c.b, attr, `${alias}.${c.b.q(attr.column)}`, value, neg);
+  if (attr.kind === 'scalar') return scalarPart(c.b, attr, `${alias}.${c.b.q(attr.column)}`, value, neg, { model: c.model, table: ct.collectionName, alias, column: attr.column });
   return relationPart(c, ct, alias, attr, value, neg);
 }
 
@@ -199,18 +200,26 @@ function withRelated(hop: Hop): string {
   return `(SELECT ${hop.parentExpr} ${hop.from} WHERE ${hop.link(notNull)})`;
 }
 
-function scalarPart(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unknown, neg: boolean): Part {
+/** the row a scalar condition reads: its table's substring index (storage/schema/tessera-search.ts) serves LIKE */
+interface Site {
+  model: Model;
+  table: string;
+  alias: string;
+  column: string;
+}
+
+function scalarPart(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unknown, neg: boolean, site?: Site): Part {
   if (value === null) return leaf(`${col} IS NULL`, 'T', neg);
-  if (Array.isArray(value)) return opPart(b, attr, col, '$in', value, neg);
-  if (!isPlainObject(value)) return opPart(b, attr, col, '$eq', value, neg);
+  if (Array.isArray(value)) return opPart(b, attr, col, '$in', value, neg, site);
+  if (!isPlainObject(value)) return opPart(b, attr, col, '$eq', value, neg, site);
   const parts: Part[] = [];
   for (const [op, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    if (op === '$not') parts.push(scalarPart(b, attr, col, v, !neg));
+    if (op === '$not') parts.push(scalarPart(b, attr, col, v, !neg, site));
     else if (op === '$and' || op === '$or') {
       const conj = (op === '$and') !== neg ? 'AND' : 'OR';
-      parts.push(join(listOf(v).map((x) => scalarPart(b, attr, col, x, neg)), conj));
-    } else if (OPERATOR_SET.has(op)) parts.push(opPart(b, attr, col, op, v, neg));
+      parts.push(join(listOf(v).map((x) => scalarPart(b, attr, col, x, neg, site)), conj));
+    } else if (OPERATOR_SET.has(op)) parts.push(opPart(b, attr, col, op, v, neg, site));
     else throw new WhereError(`Undefined attribute level operator ${op}`);
   }
   return join(parts, neg ? 'OR' : 'AND');
@@ -268,9 +277,18 @@ function bind(b: SqlBuilder, attr: ScalarAttribute, value: unknown): string {
   }
 }
 
-function likePart(b: SqlBuilder, col: string, value: unknown, pattern: (s: string) => string, insensitive: boolean): string {
-  const p = b.param(pattern(escapeLike(String(value))));
-  return insensitive ? b.dialect.likeInsensitive(col, p, false) : b.dialect.likeDefault(col, p, false);
+/**
+ * `col LIKE pattern`. Where the column has a substring index and the LIKE's truth counts only when TRUE (`indexed`:
+ * no NOT above it, so FALSE for NULL where the LIKE gives NULL changes no answer: Kleene's AND and OR keep a TRUE
+ * that an unknown gave), the index's candidates first: a look-up instead of a scan, the LIKE still deciding.
+ */
+function likePart(b: SqlBuilder, col: string, value: unknown, pattern: (s: string) => string, insensitive: boolean, indexed?: Site): string {
+  const text = String(value);
+  const search = indexed && b.dialect.name === 'sqlite' ? searchTableOf(indexed.model, indexed.table) : undefined;
+  const match = search?.columns.has(indexed!.column) ? trigramQuery(text) : undefined;
+  const candidates = match === undefined ? '' : `${indexed!.alias}.id IN ${search!.candidates(indexed!.column, b.param(match))} AND `;
+  const p = b.param(pattern(escapeLike(text)));
+  return candidates + (insensitive ? b.dialect.likeInsensitive(col, p, false) : b.dialect.likeDefault(col, p, false));
 }
 
 function numberParam(b: SqlBuilder, attr: ScalarAttribute, n: number, bound: number | bigint): string {
@@ -279,13 +297,14 @@ function numberParam(b: SqlBuilder, attr: ScalarAttribute, n: number, bound: num
 
 const ARRAY_OPERATORS = new Set(['$in', '$notIn', '$between']);
 
-function opPart(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown, neg: boolean): Part {
+/** `negated`: whether a NOT stands above the condition in the statement (`neg`, or the NOT of a negated list) */
+function opPart(b: SqlBuilder, attr: ScalarAttribute, col: string, op: string, value: unknown, neg: boolean, site?: Site, negated = neg): Part {
   if (Array.isArray(value) && !ARRAY_OPERATORS.has(op)) {
     // v4: a list given to a single-value operator means "any of them"; an empty list, no condition
-    const any = join(value.map((x) => opPart(b, attr, col, op, x, false)), 'OR');
+    const any = join(value.map((x) => opPart(b, attr, col, op, x, false, site, neg)), 'OR');
     return any.sql && neg ? { sql: `NOT (${any.sql})`, nullTruth: not(any.nullTruth) } : any;
   }
-  const [sql, nullTruth] = opSql(b, attr, col, op, value);
+  const [sql, nullTruth] = opSql(b, attr, col, op, value, negated ? undefined : site, negated ? site : undefined);
   return leaf(sql, nullTruth, neg);
 }
 
@@ -298,7 +317,8 @@ function idAsWord(b: SqlBuilder, attr: ScalarAttribute, col: string, value: unkn
   return attr === ID_ATTR && b.dialect.name !== 'sqlite' && typeof value === 'string' && !NUMERIC.test(value) ? `CAST(${col} AS TEXT)` : col;
 }
 
-function opSql(b: SqlBuilder, attr: ScalarAttribute, column: string, op: string, value: unknown): [string, Truth] {
+/** `plain`: the row's site where the condition stands without NOT above it; `underNot`: where one NOT stands above */
+function opSql(b: SqlBuilder, attr: ScalarAttribute, column: string, op: string, value: unknown, plain?: Site, underNot?: Site): [string, Truth] {
   const col = op === '$in' || op === '$notIn' || op === '$between' ? column : idAsWord(b, attr, column, value);
   switch (op) {
     case '$eq':
@@ -331,14 +351,15 @@ function opSql(b: SqlBuilder, attr: ScalarAttribute, column: string, op: string,
       return value ? [`${col} IS NULL`, 'T'] : [`${col} IS NOT NULL`, 'F'];
     case '$notNull':
       return value ? [`${col} IS NOT NULL`, 'F'] : [`${col} IS NULL`, 'T'];
-    case '$contains': return [likePart(b, col, value, (s) => `%${s}%`, false), 'U'];
-    case '$notContains': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, false)})`, 'U'];
-    case '$containsi': return [likePart(b, col, value, (s) => `%${s}%`, true), 'U'];
-    case '$notContainsi': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, true)})`, 'U'];
-    case '$startsWith': return [likePart(b, col, value, (s) => `${s}%`, false), 'U'];
-    case '$startsWithi': return [likePart(b, col, value, (s) => `${s}%`, true), 'U'];
-    case '$endsWith': return [likePart(b, col, value, (s) => `%${s}`, false), 'U'];
-    case '$endsWithi': return [likePart(b, col, value, (s) => `%${s}`, true), 'U'];
+    // the index may serve a LIKE with no NOT above it: $contains without one, $notContains under one
+    case '$contains': return [likePart(b, col, value, (s) => `%${s}%`, false, plain), 'U'];
+    case '$notContains': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, false, underNot)})`, 'U'];
+    case '$containsi': return [likePart(b, col, value, (s) => `%${s}%`, true, plain), 'U'];
+    case '$notContainsi': return [`NOT (${likePart(b, col, value, (s) => `%${s}%`, true, underNot)})`, 'U'];
+    case '$startsWith': return [likePart(b, col, value, (s) => `${s}%`, false, plain), 'U'];
+    case '$startsWithi': return [likePart(b, col, value, (s) => `${s}%`, true, plain), 'U'];
+    case '$endsWith': return [likePart(b, col, value, (s) => `%${s}`, false, plain), 'U'];
+    case '$endsWithi': return [likePart(b, col, value, (s) => `%${s}`, true, plain), 'U'];
     default:
       throw new WhereError(`Undefined attribute level operator ${op}`);
   }

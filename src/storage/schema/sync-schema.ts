@@ -21,6 +21,7 @@ import type { TableDef } from './table-def';
 import { v4SchemaHash, type V4Schema } from './v4-schema';
 import { ensureTesseraCounts } from './tessera-counts';
 import { ensureTesseraIndexes, TESSERA_INDEX_PREFIX } from './tessera-indexes';
+import { ensureSubstringIndexes, type SubstringIndexConfig } from './tessera-search';
 
 export interface SyncLog {
   info(msg: string): void;
@@ -40,6 +41,8 @@ export interface SyncResult {
 export interface SyncOptions {
   /** write the v4 strapi_database_schema row after a change (default true) */
   persistV4Schema?: boolean;
+  /** which collection types get a substring index (config/database.js `settings`; tessera-search.ts) */
+  substringIndex?: SubstringIndexConfig;
 }
 
 const SCHEMA_TABLE = 'strapi_database_schema';
@@ -164,5 +167,7 @@ async function syncNow(db: Database, model: Model, log: SyncLog, opts: SyncOptio
   if (own.length) log.info(`schema: added Tessera's indexes ${own.join(', ')}`);
   const counted = await ensureTesseraCounts(db, model, log.warn);
   if (counted.length) log.info(`schema: totals kept by triggers for ${counted.join(', ')}`);
+  const searched = await ensureSubstringIndexes(db, model, log, opts.substringIndex);
+  if (searched.length) log.info(`schema: substring indexes made ${searched.join(', ')}`);
   return { created: p.created, addedColumns: p.addedColumns, addedIndexes, warnings: p.warnings };
 }

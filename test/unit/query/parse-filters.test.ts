@@ -166,7 +166,10 @@ describe('what reaches the storage layer', () => {
   it('_q searches the id and the visible text attributes (numbers too when the text is a number)', () => {
     const author = model.require('api::author.author');
     const text = parseRestQuery(ctx, author, { _q: 'x' }, 'find').params.where as { $or: Array<Record<string, unknown>> };
-    expect(text.$or.map((c) => Object.keys(c)[0])).toEqual(['id', 'name', 'email', 'bio']); // never `secret`
+    // no id contains a letter: the id is left out (its term would keep the text index from serving the search)
+    expect(text.$or.map((c) => Object.keys(c)[0])).toEqual(['name', 'email', 'bio']); // never `secret`
+    const digits = parseRestQuery(ctx, author, { _q: '7' }, 'find').params.where as { $or: Array<Record<string, unknown>> };
+    expect(digits.$or.map((c) => Object.keys(c)[0])).toEqual(expect.arrayContaining(['id', 'name', 'email', 'bio']));
     const num = parseRestQuery(ctx, article, { _q: '12' }, 'find').params.where as { $or: Array<Record<string, unknown>> };
     expect(num.$or.map((c) => Object.keys(c)[0])).toEqual(expect.arrayContaining(['views', 'big', 'price', 'rating']));
     expect(() => parseRestQuery(ctx, article, { _q: ['a'] }, 'find')).toThrow('Invalid parameter _q');
