@@ -2,7 +2,7 @@
 // server, the floor included; writes and GraphQL (issue 14) by Tessera and real Strapi only (the floor
 // has no GraphQL).
 import qs from 'qs';
-import { articleData, SEARCH_WORD, type DatasetShape } from './lib/content';
+import { articleData, categoryData, isDraft, RARE_SEARCH_WORD, SEARCH_WORD, type DatasetShape } from './lib/content';
 import { fixtureToken } from './lib/fixture';
 import { componentTypename, graphqlRequest } from './lib/graphql';
 import type { LoadRequest } from './lib/load';
@@ -31,7 +31,7 @@ export interface BenchCase {
   floor: boolean;
   /** a POST /graphql case: answers compared by `data`, and an answer with `errors` is a failure (lib/graphql.ts) */
   graphql?: boolean;
-  /** run only when named in --cases (or `--cases all`): the response cache's cases (issue 17) */
+  /** run only when named in --cases, alone or through a group (CASE_GROUPS): the response cache's cases (issue 17), the scale ones (issue 22) */
   extra?: boolean;
   /**
    * the requests carry `If-None-Match` with the ETag the server gave for the first one (fetched once per
@@ -59,15 +59,25 @@ function idPool(ctx: CaseContext, n = 100): number[] {
   return Array.from({ length: Math.min(n, N) }, (_, k) => 1 + ((k * 7919) % N));
 }
 
+const publishedCounts = new Map<string, number>();
+
 /** How many articles are published (the generator's draft choice is deterministic). */
 export function publishedCount(shape: DatasetShape): number {
-  let n = 0;
-  for (let i = 1; i <= shape.articles; i++) if (articleData(shape, i).publishedAt !== null) n++;
+  const key = JSON.stringify(shape);
+  let n = publishedCounts.get(key);
+  if (n === undefined) {
+    n = 0;
+    for (let i = 1; i <= shape.articles; i++) if (!isDraft(shape, i)) n++;
+    publishedCounts.set(key, n);
+  }
   return n;
 }
 
+/** the last page of published articles at 25 per page */
+const lastPage = (ctx: CaseContext) => Math.max(1, Math.ceil(publishedCount(ctx.shape) / 25));
+
 function deepPage(ctx: CaseContext): number {
-  return Math.max(1, Math.min(200, Math.ceil(publishedCount(ctx.shape) / 25)));
+  return Math.min(200, lastPage(ctx));
 }
 
 /** A GET case with one fixed URL. */
@@ -78,6 +88,37 @@ function fixedRead(id: string, title: string, path: (ctx: CaseContext) => string
     load: (ctx) => ({ method: 'GET', path: path(ctx) }),
     inject: (ctx, n) => Array.from({ length: n }, () => ({ method: 'GET' as const, url: path(ctx) })),
     distinct: (ctx) => [{ method: 'GET', url: path(ctx) }],
+  };
+}
+
+/** GET /api/articles/:id?<query> over the spread ids, 100 in rotation */
+function findOneCase(id: string, title: string, query: string, floor: boolean): BenchCase {
+  const url = (articleId: number) => `/api/articles/${articleId}?${query}`;
+  return {
+    id, title, kind: 'read', floor,
+    example: decodeURIComponent(url(0).replace('/0?', '/:id?')),
+    samples: (ctx) => idPool(ctx, 8).map((n) => ({ method: 'GET' as const, url: url(n) })),
+    load(ctx) {
+      const next = rotating(idPool(ctx).map(url));
+      return { method: 'GET', path: url(1), setup: (req) => ({ ...req, path: next() }) };
+    },
+    inject: (ctx, n) => idPool(ctx, n).map((k) => ({ method: 'GET' as const, url: url(k) })),
+    distinct: (ctx) => idPool(ctx).map((k) => ({ method: 'GET' as const, url: url(k) })),
+  };
+}
+
+/** POST /api/articles, a new article (unique slug) per request */
+function createCase(id: string, title: string, example: string, body: (ctx: CaseContext, k: number) => Record<string, unknown>): BenchCase {
+  return {
+    id, title, kind: 'write', floor: false, example,
+    samples: () => [],
+    load(ctx) {
+      return {
+        method: 'POST', path: '/api/articles', body: JSON.stringify(body(ctx, createSeq++)),
+        setup: (req) => ({ ...req, body: JSON.stringify(body(ctx, createSeq++)) }),
+      };
+    },
+    inject: (ctx, n) => Array.from({ length: n }, () => ({ method: 'POST' as const, url: '/api/articles', payload: body(ctx, createSeq++) })),
   };
 }
 
@@ -100,6 +141,13 @@ function newArticle(ctx: CaseContext, k: number | string) {
 
 function createBody(ctx: CaseContext, k: number): Record<string, unknown> {
   return { data: newArticle(ctx, k) };
+}
+
+/** the new article with its author and categories only: no components, no media */
+function createLinksBody(ctx: CaseContext, k: number): Record<string, unknown> {
+  const { seo: _s, links: _l, blocks: _b, cover: _c, ...data } = newArticle(ctx, k);
+  void _s; void _l; void _b; void _c;
+  return { data };
 }
 
 function updateBody(ctx: CaseContext, id: number): Record<string, unknown> {
@@ -221,35 +269,17 @@ function mixedSequence(ctx: CaseContext, first = 0): () => InjectRequest & { tag
   };
 }
 
+/** the category the `category-author` case filters on (each has 1/25 of the articles) */
+const SCALE_CATEGORY = 7;
+
 export const CASES: BenchCase[] = [
   fixedRead('list', 'list, default', () => LIST_URL),
   fixedRead('populate', 'list, populate=*', () => POPULATE_URL),
   fixedRead('search', 'filter $containsi + sort views:desc', () => `/api/articles?${q({ filters: { title: { $containsi: SEARCH_WORD } }, sort: 'views:desc' })}`),
-  {
-    id: 'findone', title: 'findOne, author.avatar + categories', kind: 'read', floor: true,
-    example: `/api/articles/:id?${FIND_ONE_QUERY}`,
-    samples: (ctx) => idPool(ctx, 8).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
-    load(ctx) {
-      const next = rotating(idPool(ctx).map((id) => `/api/articles/${id}?${FIND_ONE_QUERY}`));
-      return { method: 'GET', path: `/api/articles/1?${FIND_ONE_QUERY}`, setup: (req) => ({ ...req, path: next() }) };
-    },
-    inject: (ctx, n) => idPool(ctx, n).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
-    distinct: (ctx) => idPool(ctx).map((id) => ({ method: 'GET' as const, url: `/api/articles/${id}?${FIND_ONE_QUERY}` })),
-  },
+  findOneCase('findone', 'findOne, author.avatar + categories', FIND_ONE_QUERY, true),
   fixedRead('deep-filter', 'filter through categories', () => `/api/articles?${q({ filters: { categories: { slug: { $eq: 'category-3' } } } })}`),
   fixedRead('page-200', 'page 200 (deep offset)', (ctx) => `/api/articles?${q({ pagination: { page: deepPage(ctx) } })}`, '/api/articles?pagination[page]=200'),
-  {
-    id: 'create', title: 'create, relations + components + DZ', kind: 'write', floor: false,
-    example: 'POST /api/articles {author, categories, seo, links, blocks, cover}',
-    samples: () => [],
-    load(ctx) {
-      return {
-        method: 'POST', path: '/api/articles', body: JSON.stringify(createBody(ctx, createSeq++)),
-        setup: (req) => ({ ...req, body: JSON.stringify(createBody(ctx, createSeq++)) }),
-      };
-    },
-    inject: (ctx, n) => Array.from({ length: n }, () => ({ method: 'POST' as const, url: '/api/articles', payload: createBody(ctx, createSeq++) })),
-  },
+  createCase('create', 'create, relations + components + DZ', 'POST /api/articles {author, categories, seo, links, blocks, cover}', createBody),
   {
     id: 'update-connect', title: 'update, connect at a position', kind: 'write', floor: false,
     example: 'PUT /api/articles/:id {categories: {connect: [{id, position: {before}}]}}',
@@ -304,4 +334,27 @@ export const CASES: BenchCase[] = [
       return [...reads, write].map(({ method, url, payload, headers }) => ({ method, url, payload, headers }));
     },
   },
+  // ---- issue 22: what a request costs as the table grows (run with `--cases scale --size 10k|100k|1m`) ----
+  { ...fixedRead('last-page', 'last page (deepest offset)', (ctx) => `/api/articles?${q({ pagination: { page: lastPage(ctx) } })}`, '/api/articles?pagination[page]=<last: published ÷ 25, 36,007 at 1M>'), extra: true },
+  {
+    ...fixedRead('search-recent', 'filter $containsi (rare word) + sort publishedAt:desc', () => `/api/articles?${q({ filters: { title: { $containsi: RARE_SEARCH_WORD } }, sort: 'publishedAt:desc' })}`),
+    extra: true,
+  },
+  {
+    ...fixedRead('category-author', 'filter categories.name + populate author', (ctx) => `/api/articles?${q({ filters: { categories: { name: { $eq: categoryData(ctx.shape, SCALE_CATEGORY).name } } }, populate: 'author' })}`,
+      `/api/articles?filters[categories][name][$eq]=<category ${SCALE_CATEGORY}'s name>&populate=author`),
+    // the floor serves no filter on a category's name nor populate=author
+    floor: false, extra: true,
+  },
+  { ...findOneCase('findone-all', 'findOne, populate=*', q({ populate: '*' }), false), extra: true },
+  { ...createCase('create-links', 'create, author + 2 categories only', 'POST /api/articles {scalars, author, categories} (no components, no media)', createLinksBody), extra: true },
 ];
+
+/** names for sets of cases in --cases */
+export const CASE_GROUPS: Record<string, string[]> = {
+  all: CASES.map((c) => c.id),
+  /** what runs without --cases */
+  default: CASES.filter((c) => !c.extra).map((c) => c.id),
+  /** issue 22's seven cases and the mixed case */
+  scale: ['list', 'populate', 'last-page', 'search-recent', 'category-author', 'findone-all', 'create-links', 'mixed'],
+};

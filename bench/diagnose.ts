@@ -27,8 +27,8 @@ export async function profileCase(o: RunOptions, caseId: string): Promise<string
     // the response cache on unless --response-cache off
     const s = await startTessera({ repo: o.tessera, projectDir: ws.tesseraProject, logFile: path.join(ws.logs, 'tessera.log'), cpuProfDir: profDir, responseCache: o.responseCache !== 'off' });
     try {
-      if (o.warmup > 0) await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.warmup });
-      const r = await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.duration });
+      if (o.warmup > 0) await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.warmup, timeout: o.timeout });
+      const r = await runLoad({ url: s.url, request: c.load(ctx), connections: o.connections, duration: o.duration, timeout: o.timeout });
       o.log(`${c.id}: ${Math.round(r.rps)} req/s under the profiler (p50 ${r.p50} ms, p99 ${r.p99} ms)`);
     } finally {
       await s.stop();

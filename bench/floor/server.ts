@@ -20,6 +20,9 @@ export interface Floor {
 
 const LIST_KEYS = new Set(['populate', 'pagination[page]', 'pagination[pageSize]', 'filters[title][$containsi]', 'sort', 'filters[categories][slug][$eq]']);
 
+/** the sorts served, as ORDER BY (Tessera's final `id ASC` tie-break included) */
+const SORTS: Record<string, string | undefined> = { 'views:desc': 'a.views DESC, a.id ASC', 'publishedAt:desc': 'a.published_at DESC, a.id ASC' };
+
 function notServed(reply: FastifyReply, what: string) {
   return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify({ data: null, error: { status: 400, name: 'FloorError', message: `the floor does not serve ${what}`, details: {} } }));
 }
@@ -60,11 +63,12 @@ export function createFloor(opts: { db: string; variant: Variant }): Floor {
     if (query.populate !== undefined && query.populate !== '*') return notServed(reply, `populate=${query.populate}`);
     const search = query['filters[title][$containsi]'];
     const category = query['filters[categories][slug][$eq]'];
-    if (query.sort !== undefined && query.sort !== 'views:desc') return notServed(reply, `sort=${query.sort}`);
+    const order = query.sort === undefined ? 'a.id ASC' : SORTS[query.sort];
+    if (order === undefined) return notServed(reply, `sort=${query.sort}`);
     const filter = search !== undefined ? where.titleContains(search) : category !== undefined ? where.inCategory(category) : where.all();
     const q: ListQuery = {
       ...filter,
-      order: query.sort === 'views:desc' ? 'a.views DESC, a.id ASC' : 'a.id ASC',
+      order,
       page, pageSize,
       populate: query.populate === '*',
     };

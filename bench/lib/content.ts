@@ -15,7 +15,14 @@ export interface DatasetShape {
   seed: number;
 }
 
-export const DEFAULT_SHAPE: Omit<DatasetShape, 'articles'> = { authors: 20, categories: 15, draftRatio: 0.1, seed: 42 };
+/** issue 22's measured data: every article with an author and two categories of 50 */
+export const DEFAULT_SHAPE: Omit<DatasetShape, 'articles'> = { authors: 20, categories: 50, draftRatio: 0.1, seed: 42 };
+/** categories per article */
+const CATEGORIES_PER_ARTICLE = 2;
+/** one article in RARE_EVERY has RARE_WORD in its title (7, 1007, 2007, ...: one even in the smoke run's 200): the same small share at every size */
+const RARE_EVERY = 1000;
+const RARE_AT = 7;
+const RARE_WORD = 'quokka';
 
 const WORDS = [
   'amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper',
@@ -67,14 +74,19 @@ export function authorData(shape: DatasetShape, k: number): AuthorData {
   };
 }
 
+/** article i's random source: its first number decides whether it is a draft */
+const articleRandom = (shape: DatasetShape, i: number) => seededRandom(shape.seed * 104_729 + i);
+
+/** whether article i is a draft, without building the article */
+export const isDraft = (shape: DatasetShape, i: number): boolean => articleRandom(shape, i)() < shape.draftRatio;
+
 /** Article number i (1-based). */
 export function articleData(shape: DatasetShape, i: number): ArticleData {
-  const r = seededRandom(shape.seed * 104_729 + i);
+  const r = articleRandom(shape, i);
   const created = BASE_TIME + i * 60_000;
   const draft = r() < shape.draftRatio;
-  const nCats = 1 + Math.floor(r() * 3);
   const cats: number[] = [];
-  while (cats.length < nCats) {
+  while (cats.length < Math.min(CATEGORIES_PER_ARTICLE, shape.categories)) {
     const c = 1 + Math.floor(r() * shape.categories);
     if (!cats.includes(c)) cats.push(c);
   }
@@ -86,7 +98,9 @@ export function articleData(shape: DatasetShape, i: number): ArticleData {
     else if (kind === 1) blocks.push({ __component: 'blocks.quote', text: sentence(r, 10), by: `Author ${1 + Math.floor(r() * shape.authors)}` });
     else blocks.push({ __component: 'blocks.gallery', title: `Gallery ${i}.${b}`, images: [pick(r, FILE_IDS), pick(r, FILE_IDS)].filter((v, x, a) => a.indexOf(v) === x) });
   }
-  const title = `${pick(r, WORDS)} ${pick(r, WORDS)} ${i}`;
+  const first = pick(r, WORDS);
+  const second = pick(r, WORDS);
+  const title = `${first} ${i % RARE_EVERY === RARE_AT ? RARE_WORD : second} ${i}`;
   return {
     title,
     slug: `article-${i}`,
@@ -117,5 +131,8 @@ export function articleData(shape: DatasetShape, i: number): ArticleData {
   };
 }
 
-/** A word that occurs in some titles, in mixed case: the `$containsi` case searches for it. */
+/** A word that occurs in some titles (~6.5 %), in mixed case: the `search` case searches for it. */
 export const SEARCH_WORD = 'HarBor';
+
+/** A word in one title in 1,000 (articles 7, 1007, ...), in mixed case: the `search-recent` case searches for it. */
+export const RARE_SEARCH_WORD = 'QuoKKa';

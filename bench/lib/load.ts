@@ -42,6 +42,8 @@ export interface LoadOptions {
   connections: number;
   /** seconds */
   duration: number;
+  /** seconds one answer may take before it counts as a timeout (default 10) */
+  timeout?: number;
   /** whether a 2xx answer failed all the same (GraphQL `errors`): counted as `failed` */
   failed?: (status: number, body: string) => boolean;
   /** 304 Not Modified is a good answer (conditional requests): not counted in non2xx */
@@ -99,12 +101,13 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
   const opts: Record<string, unknown> = {
     url: base.origin,
     connections: o.connections,
-    timeout: 10,
+    timeout: o.timeout ?? 10,
     requests: [request],
     duration: o.duration,
   };
   return new Promise((resolve, reject) => {
-    const limitMs = (o.duration + 20) * 1000;
+    // answers still awaited when the duration is over are given their timeout, then the run is stopped
+    const limitMs = (o.duration + (o.timeout ?? 10) + 10) * 1000;
     // eslint-disable-next-line prefer-const
     let instance: { stop(): void } | undefined;
     const guard = setTimeout(() => instance?.stop(), limitMs);

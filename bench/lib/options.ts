@@ -1,19 +1,23 @@
 // The runner's options (`npm run bench -- --help` prints bench/README.md's "Running" section).
 import os from 'node:os';
 import path from 'node:path';
-import { CASES } from '../cases';
+import { CASE_GROUPS, CASES } from '../cases';
 import type { Variant } from '../floor/queries';
 import { BENCH_DIR, CACHE_DIR, REPO } from './fixture';
+import { parseSize } from './size';
 
 /** Tessera with the response cache on, off, or both side by side (two processes: `tessera` and `tessera-nocache`) */
 export type ResponseCacheMode = 'on' | 'off' | 'both';
 
 export interface RunOptions {
+  /** the dataset's size (`--size 10k|100k|1m`, or `--articles N`) */
   articles: number;
   duration: number;
   warmup: number;
   passes: number;
   connections: number;
+  /** autocannon's limit for one answer, seconds: a slower answer counts as a timeout, not as an answer */
+  timeout: number;
   cases: string[];
   floors: Variant[];
   vsStrapi: boolean;
@@ -48,6 +52,9 @@ export interface RunOptions {
   log: (m: string) => void;
 }
 
+/** the dataset's size unless --size says otherwise (results of other sizes are named by their size) */
+export const DEFAULT_ARTICLES = 10_000;
+
 /** --smoke: checks the machinery in seconds (CI); its figures mean nothing */
 const SMOKE: Partial<RunOptions> = { articles: 200, duration: 0.3, warmup: 0, passes: 1, coldSizes: [], coldTries: 1, latest: false, together: true };
 
@@ -59,16 +66,19 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
   };
   const num = (n: string, d: number) => (opt(n) !== undefined ? Number(opt(n)) : d);
   const smoke = has('smoke') ? SMOKE : {};
+  const size = opt('size') ?? opt('articles');
   const o: RunOptions = {
-    articles: num('articles', smoke.articles ?? 10_000),
+    articles: size !== undefined ? parseSize(size) : smoke.articles ?? DEFAULT_ARTICLES,
     duration: num('duration', smoke.duration ?? 10),
     warmup: num('warmup', smoke.warmup ?? 2),
     passes: num('passes', smoke.passes ?? 2),
     connections: num('connections', 10),
-    // the response cache's extra cases run when named (or with `all`)
-    cases: opt('cases') === 'all' ? CASES.map((c) => c.id) : opt('cases')?.split(',') ?? CASES.filter((c) => !c.extra).map((c) => c.id),
-    // the pg floor on PostgreSQL, the SQLite ones on SQLite
-    floors: (opt('floors')?.split(',') ?? (opt('postgres') ? ['pg'] : ['sql', 'js'])) as Variant[],
+    // real Strapi takes ~2 s per populate=* list at 1M articles: with 10 connections, answers wait ~20 s
+    timeout: num('timeout', size !== undefined && parseSize(size) >= 500_000 ? 60 : 10),
+    // extra cases run when named, alone or through a group (`scale`, `all`: cases.ts CASE_GROUPS)
+    cases: [...new Set((opt('cases') ?? 'default').split(',').flatMap((c) => CASE_GROUPS[c] ?? [c]))],
+    // the pg floor on PostgreSQL, the SQLite ones on SQLite; `none`: no floor
+    floors: (opt('floors') === 'none' ? [] : opt('floors')?.split(',') ?? (opt('postgres') ? ['pg'] : ['sql', 'js'])) as Variant[],
     vsStrapi: has('vs-strapi'),
     strapiDir: path.resolve(opt('strapi-dir') ?? process.env.STRAPI4_DIR ?? path.join(os.homedir(), 'strapi4-ref')),
     strapiPort: num('strapi-port', Number(process.env.STRAPI4_PORT ?? 1337)),
@@ -91,7 +101,8 @@ export function parseOptions(argv: string[], log: (m: string) => void = (m) => c
     command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
     log,
   };
-  for (const c of o.cases) if (!CASES.some((k) => k.id === c)) throw new Error(`unknown case "${c}" (cases: ${CASES.map((k) => k.id).join(', ')})`);
+  for (const c of o.cases) if (!CASES.some((k) => k.id === c)) throw new Error(`unknown case "${c}" (cases: ${CASES.map((k) => k.id).join(', ')}; groups: ${Object.keys(CASE_GROUPS).join(', ')})`);
+  if (!(o.timeout > 0)) throw new Error('--timeout takes a number of seconds');
   const dialectFloors = o.postgres ? ['pg'] : ['sql', 'js'];
   for (const f of o.floors) if (!dialectFloors.includes(f)) throw new Error(`floor "${f}" does not run on ${o.postgres ? 'PostgreSQL' : 'SQLite'} (${dialectFloors.join(', ')})`);
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new Error('--workers takes a positive number');

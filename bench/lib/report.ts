@@ -24,7 +24,10 @@ export interface ServerCaseResult {
   non2xx: number;
   /** 2xx answers that failed all the same (GraphQL `errors`) */
   failed: number;
+  /** connection errors, timeouts included */
   errors: number;
+  /** answers that took longer than autocannon's timeout */
+  timeouts?: number;
   bytesPerResponse: number;
   /** requests answered over every run */
   requests: number;
@@ -77,7 +80,7 @@ export interface Target {
 export interface RunSummary {
   date: string;
   command: string;
-  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; vsStrapi: boolean; database?: 'sqlite' | 'postgres'; workers?: number; responseCache?: ResponseCacheMode };
+  settings: { articles: number; duration: number; warmup: number; passes: number; connections: number; timeout?: number; vsStrapi: boolean; database?: 'sqlite' | 'postgres'; workers?: number; responseCache?: ResponseCacheMode };
   environment: { node: string; cpus: number; cpuModel: string; loadavgStart: number[]; loadavgEnd: number[]; tessera: string; note: string };
   cases: CaseResult[];
   coldStart: { server: ServerName; dataset: string; ms: number[] }[];
@@ -96,12 +99,15 @@ export function aggregate(ms: Measurement[]): ServerCaseResult {
   return {
     runs: ms.map((m) => Math.round(m.load.rps)),
     rps: mean(ms.map((m) => m.load.rps)),
-    p50: mean(ms.map((m) => m.load.p50)),
-    p99: mean(ms.map((m) => m.load.p99)),
+    // a run in which no answer came has no latencies (autocannon says 0): NaN, shown as –
+    p50: mean(ms.filter((m) => m.load.requests > 0).map((m) => m.load.p50)),
+    p99: mean(ms.filter((m) => m.load.requests > 0).map((m) => m.load.p99)),
     rssPeakMb: Math.max(...ms.map((m) => m.rssPeakMb)),
     non2xx: ms.reduce((a, m) => a + m.load.non2xx, 0),
     failed: ms.reduce((a, m) => a + (m.load.failed ?? 0), 0),
-    errors: ms.reduce((a, m) => a + m.load.errors + m.load.timeouts, 0),
+    // autocannon's errors count its timeouts too
+    errors: ms.reduce((a, m) => a + m.load.errors, 0),
+    timeouts: ms.reduce((a, m) => a + m.load.timeouts, 0),
     bytesPerResponse: Math.round(mean(ms.map((m) => m.load.bytes / Math.max(1, m.load.requests)))),
     requests: ms.reduce((a, m) => a + m.load.requests, 0),
     notModified: ms.reduce((a, m) => a + (m.load.notModified ?? 0), 0),
@@ -181,15 +187,17 @@ function rpsDetails(r: ServerCaseResult): string {
   return parts.length ? ` [${parts.join('; ')}]` : '';
 }
 
-function caseRows(c: CaseResult): string[][] {
+function caseRows(c: CaseResult, timeout?: number): string[][] {
   const rows: string[][] = [];
   for (const s of SERVER_ORDER) {
     const r = c.servers[s];
     if (!r) continue;
     const ratio = s === 'tessera' ? ratioText(c) : s === 'tessera-nocache' ? ratioText(c.noCache) : s === c.floor ? 'the floor' : s === 'bare' ? 'the limit' : '';
     const answers = s === 'tessera' ? '' : c.answers[s] === 'same' ? 'same' : c.answers[s] ? `DIFFERENT: ${c.answers[s]}` : '';
-    const errs = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.failed ? `, ${r.failed} 2xx with errors` : ''})` : r.failed ? ` (${r.failed} 2xx with errors)` : '';
-    rows.push([s, `${fmt.int(r.rps)} (${r.runs.map(fmt.int).join(' / ')})${errs}${rpsDetails(r)}`, fmt.ms(r.p50), fmt.ms(r.p99), fmt.mb(r.rssPeakMb), statementsOf(c, s), fmt.int(c.inProcessUs?.[s]), ratio, answers]);
+    const errs = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.timeouts ? `, of which ${r.timeouts} timeouts` : ''}${r.failed ? `, ${r.failed} 2xx with errors` : ''})` : r.failed ? ` (${r.failed} 2xx with errors)` : '';
+    // a server slower than the run (or than autocannon's timeout) answers nothing: said so, not shown as fast or 0
+    const none = r.requests === 0 ? ` (no answer within the ${timeout ? `${timeout} s timeout` : 'run'})` : '';
+    rows.push([s, `${fmt.int(r.rps)} (${r.runs.map(fmt.int).join(' / ')})${none}${errs}${rpsDetails(r)}`, fmt.ms(r.p50), fmt.ms(r.p99), fmt.mb(r.rssPeakMb), statementsOf(c, s), fmt.int(c.inProcessUs?.[s]), ratio, answers]);
   }
   return rows;
 }
@@ -215,7 +223,7 @@ export function consoleReport(s: RunSummary): string {
   lines.push('', legend(s));
   for (const c of s.cases) {
     lines.push('', `${c.title}  —  ${c.example}${c.graphql ? '  (no floor: it has no GraphQL)' : ''}`);
-    const rows = caseRows(c).map((r) => r.slice(0, 8).concat(r[8] && r[8] !== 'same' ? [r[8]] : []));
+    const rows = caseRows(c, s.settings.timeout).map((r) => r.slice(0, 8).concat(r[8] && r[8] !== 'same' ? [r[8]] : []));
     const head = CASE_HEAD.slice(0, 8);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
     lines.push(pad(head, widths), ...rows.map((r) => pad(r, widths)));
@@ -268,7 +276,7 @@ export function markdownReport(s: RunSummary, chartFile?: string): string {
   L.push(`Command: \`${s.command}\``, '');
   L.push(`Machine: ${s.environment.cpus} × ${s.environment.cpuModel}, Node ${s.environment.node}; load average (1/5/15 min) ${s.environment.loadavgStart.map((x) => x.toFixed(2)).join(' / ')} at the start, ${s.environment.loadavgEnd.map((x) => x.toFixed(2)).join(' / ')} at the end. ${s.environment.note}`, '');
   const cache = s.settings.responseCache;
-  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles on ${s.settings.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}${(s.settings.workers ?? 1) > 1 ? `, Tessera with --workers ${s.settings.workers}` : ''}${cache ? `, response cache ${cache === 'both' ? 'on and off (two Tessera processes)' : cache}` : ''}; autocannon ${s.settings.connections} connections, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
+  L.push(`Settings: ${s.settings.articles.toLocaleString('en-US')} articles on ${s.settings.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}${(s.settings.workers ?? 1) > 1 ? `, Tessera with --workers ${s.settings.workers}` : ''}${cache ? `, response cache ${cache === 'both' ? 'on and off (two Tessera processes)' : cache}` : ''}; autocannon ${s.settings.connections} connections${s.settings.timeout ? ` (${s.settings.timeout} s timeout per answer)` : ''}, ${s.settings.duration} s per run after ${s.settings.warmup} s warm-up; ${s.settings.passes} passes, servers alternated within each pass. Tessera: ${s.environment.tessera}.`, '');
   if (chartFile) L.push(`![ratios](${chartFile})`, '');
   L.push('## Summary', '');
   L.push(...summaryTable(s));
@@ -281,7 +289,7 @@ export function markdownReport(s: RunSummary, chartFile?: string): string {
   L.push('', '## Cases', '', legend(s), '');
   for (const c of s.cases) {
     L.push(`### ${c.title}`, '', `\`${c.example}\`${c.graphql ? ' (POST /graphql; no floor: it has no GraphQL)' : ''}`, '');
-    L.push(...table(CASE_HEAD, caseRows(c)), '');
+    L.push(...table(CASE_HEAD, caseRows(c, s.settings.timeout)), '');
   }
   L.push('## Cold start', '', 'Process spawn to the first answer of `GET /api/articles` (ms; each try on a fresh copy).', '');
   L.push(...table(['server', 'dataset', 'ms'], s.coldStart.map((c) => [c.server, c.dataset, c.ms.map((m) => Math.round(m)).join(' / ')])));

@@ -21,6 +21,8 @@ export interface RunningServer {
   coldStartMs: number;
   /** resident memory now, MB */
   rssMb(): number;
+  /** CPU time used so far, seconds (its children's too) */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -60,17 +62,57 @@ export function rssMbOfTree(pid: number): number {
   return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + (rssMbOf(p) || 0), 0) || NaN;
 }
 
+/** CPU seconds (user + system) a process has used; NaN once it is gone (Linux /proc) */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // the fields after the command name, which may hold spaces: state is field 3, utime 14 and stime 15
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on every Linux this runs on */
+const CLOCK_TICKS = 100;
+
+export const cpuSecondsOfTree = (pid: number): number => [pid, ...childrenOf(pid)].reduce((sum, p) => sum + (cpuSecondsOf(p) || 0), 0);
+
+/**
+ * Waits until the server works no more (under 20 % of a core over 250 ms), at most `maxMs`; true if it did.
+ * A slow server is still answering the requests autocannon gave up on when a run ended (10 connections ×
+ * seconds each for real Strapi on a large table): the next measurement must not pay for them.
+ */
+export async function waitIdle(s: RunningServer, maxMs: number): Promise<boolean> {
+  const t0 = performance.now();
+  for (;;) {
+    const before = s.cpuSeconds();
+    await sleep(250);
+    const busy = s.cpuSeconds() - before;
+    if (!(busy >= 0.05)) return true; // NaN: the process is gone, nothing to wait for
+    if (performance.now() - t0 > maxMs) return false;
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `url` until it answers 200; returns the time since `t0`. */
 async function waitForAnswer(url: string, t0: number, timeoutMs: number, alive: () => boolean, what: string, logFile: string): Promise<number> {
+  // a request sent while the server starts may never be answered: sent again after 5 s; the limit doubles each
+  // time, since the first answer on a large, cold database may take longer than that (real Strapi at 1M articles)
+  let perTry = 5000;
   for (;;) {
+    const sent = performance.now();
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(url, { signal: AbortSignal.timeout(perTry) });
       await res.arrayBuffer();
       if (res.status === 200) return performance.now() - t0;
-    } catch {
-      // not listening yet
+    } catch (err) {
+      // not listening yet, or no answer in time (noted in the server's log: it inflates the cold start)
+      if ((err as Error).name === 'TimeoutError') {
+        fs.appendFileSync(logFile, `[bench] GET ${url} sent ${Math.round(sent - t0)} ms after spawn: no answer within ${perTry} ms, sent again\n`);
+        perTry = Math.min(2 * perTry, 60_000);
+      }
     }
     if (!alive()) throw new Error(`${what} exited before answering; see ${logFile}:\n${tail(logFile)}`);
     if (performance.now() - t0 > timeoutMs) throw new Error(`${what} did not answer ${url} within ${timeoutMs} ms; see ${logFile}`);
@@ -120,7 +162,7 @@ async function startChild(name: ServerName, cmd: string, args: string[], opts: {
     const alive = () => child.exitCode === null && child.signalCode === null;
     const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, opts.timeoutMs ?? 60_000, alive, name, opts.logFile);
     if (opts.ready) await waitForLine(opts.logFile, opts.ready, t0, opts.timeoutMs ?? 60_000, alive, name);
-    return { name, url, pid: child.pid!, coldStartMs, rssMb: () => rssMbOfTree(child.pid!), stop: () => stopChild(child, name) };
+    return { name, url, pid: child.pid!, coldStartMs, rssMb: () => rssMbOfTree(child.pid!), cpuSeconds: () => cpuSecondsOfTree(child.pid!), stop: () => stopChild(child, name) };
   } catch (err) {
     await stopChild(child, name);
     throw err;
@@ -140,6 +182,8 @@ export interface TesseraStart {
   name?: 'tessera' | 'tessera-nocache';
   /** the response cache on or off (TESSERA_RESPONSE_CACHE); the project's config when unset */
   responseCache?: boolean;
+  /** how long it may take to answer, ms (default 60 s; a large dataset's first start builds Tessera's indexes) */
+  timeoutMs?: number;
 }
 
 /**
@@ -161,7 +205,7 @@ export async function startTessera(o: TesseraStart): Promise<RunningServer> {
   // with workers, the first one answers before the others start: measured once every one serves
   const env = { ...process.env, NODE_ENV: 'production', ...(o.responseCache === undefined ? {} : { TESSERA_RESPONSE_CACHE: o.responseCache ? 'on' : 'off' }) };
   return startChild(o.name ?? 'tessera', process.execPath, [...node, 'start', o.projectDir, '--host', '127.0.0.1', '--port', String(port), ...workers], {
-    cwd: o.projectDir, port, logFile: o.logFile, env, ready: workers.length ? /\d+ workers serving/ : undefined,
+    cwd: o.projectDir, port, logFile: o.logFile, env, ready: workers.length ? /\d+ workers serving/ : undefined, timeoutMs: o.timeoutMs,
   });
 }
 
@@ -193,6 +237,8 @@ export interface StrapiStart {
   /** on PostgreSQL: the database to serve instead, given as DATABASE_URL (DIR's config/database.js reads it, as ~/strapi4-pg's does) */
   databaseUrl?: string;
   logFile: string;
+  /** how long it may take to answer, ms (default 180 s) */
+  timeoutMs?: number;
 }
 
 function strapiPid(dir: string): number | null {
@@ -233,12 +279,13 @@ export async function startStrapi(o: StrapiStart): Promise<RunningServer> {
   let scriptDone = false;
   script.once('exit', () => { scriptDone = true; });
   // start.sh returns once /_health answers; the cold start is measured to the first real answer
-  const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, 180_000, () => !scriptDone || strapiPid(o.dir) !== null, 'strapi', o.logFile);
+  const coldStartMs = await waitForAnswer(url + PROBE_PATH, t0, o.timeoutMs ?? 180_000, () => !scriptDone || strapiPid(o.dir) !== null, 'strapi', o.logFile);
   const pid = strapiPid(o.dir);
   if (pid === null) throw new Error(`Strapi answered but ${o.dir}/.tmp/strapi.pid names no live process`);
   return {
     name: 'strapi', url, pid, coldStartMs,
     rssMb: () => rssMbOf(pid),
+    cpuSeconds: () => cpuSecondsOf(pid),
     async stop() { stopStrapi(o.dir); },
   };
 }
