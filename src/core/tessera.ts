@@ -35,7 +35,7 @@ import type { PluginContext, TesseraPlugin } from './plugin';
 import { createAccess } from './access';
 import { createApi } from './api';
 import { createStrapiObject, type StrapiObject } from './strapi-object';
-import { buildServer } from '../server/http-server';
+import { buildServer, DEFAULT_REQUEST_TIMEOUT } from '../server/http-server';
 import { createKeptAnswers, type KeptAnswers } from '../cache/kept-answers';
 import { responseCacheConfig } from '../cache/cache-config';
 import type { ResponseCache } from '../cache/response-cache';
@@ -205,7 +205,10 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     // middleware given to strapi.server.use() joins the project middlewares: in register before them, later after)
     const jobs = createCron({ strapi: () => strapi, lock: createCronLock(db), error: (err, m) => log.error({ err }, m), warn: (m) => log.warn(m) });
     cron = jobs;
-    const httpServer = createProjectHttpServer();
+    // config/server.js `http.serverOptions.requestTimeout` (v5's key; v4 runs on Node's default, 300 s): a request
+    // that has not arrived whole by then is a 408, so a client trickling a body cannot hold a connection for ever
+    const requestTimeout = requestTimeoutOf(project.config.get('server.http.serverOptions.requestTimeout', undefined));
+    const httpServer = createProjectHttpServer(requestTimeout);
     const usedMiddlewares: { before: KoaMiddleware[]; after: KoaMiddleware[] } = { before: [], after: [] };
     const addedRoutes: unknown[] = [];
     /** the project's plugins' content-API actions, for users-permissions' action tree (set once routes are built) */
@@ -338,6 +341,7 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
       access: access.rest,
       trustProxy: project.config.get<boolean>('server.proxy', false) === true,
       maxJsonDepth: jsonDepth,
+      requestTimeout,
       publicDir: project.publicDir,
       faviconFile: path.join(project.dir, 'favicon.png'),
       log,
@@ -383,4 +387,10 @@ export async function createTessera(opts: TesseraOptions): Promise<Tessera> {
     await db.close().catch(() => undefined);
     throw err;
   }
+}
+
+/** a non-negative number of ms (0: none), else v4's default */
+function requestTimeoutOf(value: unknown): number {
+  const n = Number(value);
+  return value !== undefined && value !== null && Number.isFinite(n) && n >= 0 ? n : DEFAULT_REQUEST_TIMEOUT;
 }

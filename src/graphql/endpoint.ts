@@ -27,6 +27,8 @@ export interface EndpointOptions {
   playground: boolean;
   /** the response cache, and the read fields whose answers it may keep (kept-operations.ts) */
   kept?: { answers: KeptAnswers; reads: ReadFields };
+  /** how deep variables sent as JSON text may nest (config/api.js rest.maxJsonDepth, as a JSON body) */
+  maxJsonDepth?: number;
   /** GraphQL multipart requests (uploads): read into the operation, or the answer when that fails */
   multipart?: {
     read(req: FastifyRequest): Promise<{ body: unknown; cleanup(): Promise<void> }>;
@@ -126,7 +128,7 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
           req.body = read.body;
         }
         // what Apollo 3 refuses before reading a document, and the operations it reads (request-shape.ts)
-        const request = requestProblem(req.method, req.headers['content-type'], req.body, req.query);
+        const request = requestProblem(req.method, req.headers['content-type'], req.body, req.query, o.maxJsonDepth);
         if ('status' in request) {
           reply.code(request.status);
           return request.text !== undefined ? reply.type('text/plain; charset=utf-8').send(request.text) : sendJson(reply, request.status, request.json);

@@ -61,10 +61,10 @@ function problemOfOperation(op: unknown): RequestProblem | undefined {
 }
 
 /** `variables` given as JSON text becomes the object it holds (Apollo 3 accepts both) */
-function parseVariables(op: Record<string, unknown>): RequestProblem | undefined {
+function parseVariables(op: Record<string, unknown>, maxDepth: number): RequestProblem | undefined {
   if (typeof op.variables !== 'string') return undefined;
-  // as deep as a JSON body may be: deeper text is refused before it is parsed
-  if (jsonTextTooDeep(op.variables, DEFAULT_MAX_JSON_DEPTH)) return { status: 400, text: tooDeepMessage('The variables', DEFAULT_MAX_JSON_DEPTH) };
+  // as deep as a JSON body may be (config/api.js rest.maxJsonDepth): deeper text is refused before it is parsed
+  if (jsonTextTooDeep(op.variables, maxDepth)) return { status: 400, text: tooDeepMessage('The variables', maxDepth) };
   try {
     op.variables = op.variables === '' ? undefined : JSON.parse(op.variables);
     return undefined;
@@ -78,12 +78,15 @@ function operationOf(op: Record<string, unknown>): Operation {
   return { query: op.query as string, variables, operationName: typeof op.operationName === 'string' ? op.operationName : undefined };
 }
 
-/** the problem Apollo 3 answers for this request, or the operations it asks for */
-export function requestProblem(method: string, contentType: string | undefined, body: unknown, query: unknown): RequestProblem | RequestedOperations {
+/**
+ * The problem Apollo 3 answers for this request, or the operations it asks for. `maxJsonDepth`: how deep variables
+ * sent as JSON text may nest (a JSON body's limit).
+ */
+export function requestProblem(method: string, contentType: string | undefined, body: unknown, query: unknown, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): RequestProblem | RequestedOperations {
   if (method === 'GET') {
     const q = { ...((query ?? {}) as Record<string, unknown>) };
     if (!q.query) return { status: 400, text: 'GET query missing.' };
-    const problem = problemOfOperation(q) ?? parseVariables(q);
+    const problem = problemOfOperation(q) ?? parseVariables(q, maxJsonDepth);
     return problem ?? { operations: [operationOf(q)], batch: false };
   }
   if (!/^application\/(json|vnd\.api\+json)|^multipart\/form-data/i.test(contentType ?? '')) return { status: 400, text: NO_BODY };
@@ -93,7 +96,7 @@ export function requestProblem(method: string, contentType: string | undefined, 
     return { status: 400, json: { errors: [{ message: `A batch may hold at most ${MAX_BATCH} operations`, extensions: { code: 'BAD_USER_INPUT' } }] } };
   }
   for (const op of ops) {
-    const problem = problemOfOperation(op) ?? parseVariables(op as Record<string, unknown>);
+    const problem = problemOfOperation(op) ?? parseVariables(op as Record<string, unknown>, maxJsonDepth);
     if (problem) return problem;
   }
   return { operations: ops.map((op) => operationOf(op as Record<string, unknown>)), batch: Array.isArray(body) };

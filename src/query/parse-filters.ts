@@ -65,6 +65,8 @@ class FilterWalk extends FirstMistake {
     for (const [key, v] of Object.entries(value)) {
       if (key === '$and' || key === '$or') {
         const items = v === null ? [] : listOf(v) ?? [v];
+        // bounded like any operator's list: empty items are no condition, so the condition count alone would not stop them
+        this.checkLength(items, key);
         out[key] = items.map((item) => this.entity(ct, item, depth + 1));
       } else if (key === '$not') {
         if (v !== null) out.$not = this.entity(ct, v, depth + 1);
@@ -138,7 +140,11 @@ class FilterWalk extends FirstMistake {
     const out: Record<string, unknown> = {};
     for (const [op, v] of Object.entries(value)) {
       if (op === '$not') out.$not = this.scalar(attr, v, depth + 1);
-      else if (op === '$and' || op === '$or') out[op] = (listOf(v) ?? [v]).map((x) => this.scalar(attr, x, depth + 1));
+      else if (op === '$and' || op === '$or') {
+        const items = listOf(v) ?? [v];
+        this.checkLength(items, op);
+        out[op] = items.map((x) => this.scalar(attr, x, depth + 1));
+      }
       else if (OPERATOR_SET.has(op)) out[op] = this.operand(attr, op, v);
       else this.report(Rule.Conversion, `Invalid parameter ${op}`); // v4 drops an unknown operator here, unfiltering
     }

@@ -28,6 +28,9 @@ import { isCoreAnswer } from '../cache/core-answer';
 import { answerKey, REST_DOOR, sendKept, type KeptAnswers } from '../cache/kept-answers';
 import { withFastHits } from '../cache/fast-hits';
 
+/** Node's own default, which v4 (koa on node:http) answers with; fastify's would be none */
+export const DEFAULT_REQUEST_TIMEOUT = 300_000;
+
 export interface ServerOptions {
   routes: RouteDef[];
   prefix: string;
@@ -42,6 +45,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** config/api.js `rest.maxJsonDepth`: deeper JSON bodies are a 400 before they are parsed */
   maxJsonDepth?: number;
+  /** ms a request may take to arrive whole (config/server.js `http.serverOptions.requestTimeout`): then a 408 */
+  requestTimeout?: number;
   /**
    * the http.Server to answer on (v4's `strapi.server.httpServer`, which project code may use before the
    * server is built, e.g. to attach socket.io in bootstrap); without it fastify makes its own
@@ -144,6 +149,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: settings.jsonLimit,
+    requestTimeout: o.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,

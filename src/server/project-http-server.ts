@@ -19,9 +19,14 @@ export interface ProjectHttpServer {
   serve(handler: RequestListener, opts: ServerTimeouts): http.Server;
 }
 
-export function createProjectHttpServer(): ProjectHttpServer {
+/**
+ * `requestTimeout`: what the server will be given (fastify sets it later); the expired requests are looked for at
+ * a fraction of it (Node looks every 30 s by default, which would answer a 1 s timeout up to 30 s late).
+ */
+export function createProjectHttpServer(requestTimeout = 300_000): ProjectHttpServer {
   let handler: RequestListener | undefined;
-  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  const checkEvery = requestTimeout > 0 ? Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 2))) : 30_000;
+  const server = http.createServer({ connectionsCheckingInterval: checkEvery }, (req: IncomingMessage, res: ServerResponse) => {
     if (handler) return handler(req, res);
     // not listening before fastify is ready, so nothing should arrive; answer rather than hang
     res.statusCode = 503;
@@ -33,6 +38,8 @@ export function createProjectHttpServer(): ProjectHttpServer {
       handler = h;
       server.keepAliveTimeout = opts.keepAliveTimeout;
       server.requestTimeout = opts.requestTimeout;
+      // Node checks the whole-request deadline only while the headers' one is not later (its constructor clamps it)
+      if (opts.requestTimeout > 0) server.headersTimeout = Math.min(server.headersTimeout, opts.requestTimeout);
       server.setTimeout(opts.connectionTimeout);
       if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
       return server;

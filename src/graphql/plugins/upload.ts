@@ -66,8 +66,8 @@ function placeAt(operations: Record<string, unknown>, path: string, value: unkno
 }
 
 /** a JSON field of the format; as deep as a JSON body may be (json-nesting.ts): deeper text is refused unparsed */
-function parseJsonField(name: string, value: string): unknown {
-  if (jsonTextTooDeep(value, DEFAULT_MAX_JSON_DEPTH)) throw new ValidationError(tooDeepMessage(`The ‘${name}’ multipart field`, DEFAULT_MAX_JSON_DEPTH));
+function parseJsonField(name: string, value: string, maxDepth: number): unknown {
+  if (jsonTextTooDeep(value, maxDepth)) throw new ValidationError(tooDeepMessage(`The ‘${name}’ multipart field`, maxDepth));
   try {
     return JSON.parse(value);
   } catch {
@@ -83,20 +83,20 @@ export interface GraphqlMultipart {
 }
 
 /** Reads a GraphQL multipart request with the REST uploads' reader and limits. */
-export async function readGraphqlMultipart(req: FastifyRequest, upload: Pick<UploadPlugin, 'readMultipart' | 'config'>): Promise<GraphqlMultipart> {
+export async function readGraphqlMultipart(req: FastifyRequest, upload: Pick<UploadPlugin, 'readMultipart' | 'config'>, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): Promise<GraphqlMultipart> {
   let operations: Record<string, unknown> | undefined;
   let map: Map<string, GraphqlUpload> | undefined;
   const onField = (name: string, value: string) => {
     if (name === 'operations') {
       if (operations) return; // the first one counts
-      const parsed = parseJsonField('operations', value);
+      const parsed = parseJsonField('operations', value, maxJsonDepth);
       // an object, or an array of them (a batch: map paths then start with the operation's index)
       if (typeof parsed !== 'object' || parsed === null) throw spec('Invalid type for the ‘operations’ multipart field');
       operations = parsed as Record<string, unknown>;
     } else if (name === 'map') {
       if (map) return;
       if (!operations) throw spec('Misordered multipart fields; ‘map’ should follow ‘operations’');
-      const parsed = parseJsonField('map', value);
+      const parsed = parseJsonField('map', value, maxJsonDepth);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw spec('Invalid type for the ‘map’ multipart field');
       const entries = Object.entries(parsed);
       if (entries.length > upload.config.multipart.maxFiles) throw new PayloadTooLargeError('Too many files in one request');

@@ -23,6 +23,7 @@ import { createConstantsService, createUtilsService } from '../../graphql/extens
 import { pruneSchema } from '../../graphql/schema/prune';
 import { hookRegistry } from '../../rest/route-chain';
 import { registerGraphqlEndpoint } from '../../graphql/endpoint';
+import { maxJsonDepth } from '../../json-nesting';
 import type { KeptAnswers } from '../../cache/kept-answers';
 import { attachI18n } from '../../graphql/plugins/i18n';
 import { attachUpload, multipartErrorBody, readGraphqlMultipart } from '../../graphql/plugins/upload';
@@ -132,10 +133,12 @@ export function createGraphqlPlugin(ctx: PluginContext, deps: () => GraphqlPlugi
       // extension changed (a field an extension adds to a type resolves with code the cache cannot see)
       const queryFields = schema.getQueryType()?.getFields() ?? {};
       const readFields = new Map([...reads].filter(([name, r]) => registered!.length === 0 && queryFields[name]?.resolve === r.resolve).map(([name, r]) => [name, r.uid]));
+      const jsonDepth = maxJsonDepth((key) => ctx.project.config.get(key, undefined));
       await registerGraphqlEndpoint(app, {
         kept: keptAnswers && readFields.size ? { answers: keptAnswers, reads: readFields } : undefined,
         schema, config, access: ctx.access.rest, log: ctx.log, playground: !production || config.playgroundAlways,
-        multipart: { read: (req) => readGraphqlMultipart(req, upload), errorBody: multipartErrorBody },
+        maxJsonDepth: jsonDepth,
+        multipart: { read: (req) => readGraphqlMultipart(req, upload, jsonDepth), errorBody: multipartErrorBody },
       });
     },
   };
