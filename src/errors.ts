@@ -77,6 +77,13 @@ export class JsonSyntaxError extends ApplicationError {
   override name = 'SyntaxError';
 }
 
+/** the server is at a bound of its own (uploads read at once): the client may try again */
+export class ServiceUnavailableError extends ApplicationError {
+  override status = 503;
+  override name = 'ServiceUnavailableError';
+  constructor(message = 'Service Unavailable', details: ErrorDetails = {}) { super(message, details); }
+}
+
 export class NotImplementedError extends ApplicationError {
   override status = 501;
   override name = 'NotImplementedError';

@@ -175,7 +175,7 @@ describe('uploads (formidable limits, upload.config.sizeLimit)', () => {
   // MISSING: no bound on uploads in progress at once (each streams to a temporary folder and may run sharp). The
   // check belongs in plugins/upload/multipart.ts receiveMultipart (a counter around the whole read), keyed on
   // `upload.config.maxConcurrentUploads`; beyond it a 503 ServiceUnavailableError with Retry-After.
-  it.fails('maxConcurrentUploads: with one upload in progress, a second is a 503', async () => {
+  it('maxConcurrentUploads: with one upload in progress, a second is a 503', async () => {
     const { port } = new URL(small.url);
     const held = net.connect({ host: '127.0.0.1', port: Number(port) });
     try {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Project } from '../../project/load-project';
 import { ProjectError } from '../../project/errors';
 import { parseBytes } from '../../server/middlewares-config';
+import { UploadGate } from './multipart';
 
 export interface MultipartLimits {
   /** bytes per file (koa-body/formidable `maxFileSize`, v4 default 200 MiB) */
@@ -36,10 +37,13 @@ export interface UploadConfig {
   multipart: MultipartLimits;
   /** v4 `signAdminURLsOnly`: private providers' urls are signed for the admin panel only, never in entry results */
   signAdminURLsOnly: boolean;
+  /** multipart requests read at once (Tessera: `maxConcurrentUploads`, default 32); one more is a 503 */
+  uploads: UploadGate;
 }
 
 export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
 export const DEFAULT_SIZE_LIMIT = 1_000_000_000;
+export const DEFAULT_MAX_CONCURRENT_UPLOADS = 32;
 const DEFAULT_MULTIPART: MultipartLimits = { maxFileSize: 200 * 1024 * 1024, maxFiles: 100, maxFields: 1000, maxFieldSize: 20 * 1024 * 1024 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -92,6 +96,10 @@ export function readUploadConfig(project: Project, get: <T>(key: string, fallbac
   if (!isObject(security)) throw new ProjectError('upload.config.security must be an object', file);
   const requireEntryUpdate = security.requireEntryUpdate ?? true;
   if (typeof requireEntryUpdate !== 'boolean') throw new ProjectError('upload.config.security.requireEntryUpdate must be true or false', file);
+  const maxConcurrentUploads = get<unknown>('maxConcurrentUploads', DEFAULT_MAX_CONCURRENT_UPLOADS);
+  if (typeof maxConcurrentUploads !== 'number' || !Number.isInteger(maxConcurrentUploads) || maxConcurrentUploads <= 0) {
+    throw new ProjectError('upload.config.maxConcurrentUploads must be a positive whole number', file);
+  }
   const localServer = isObject(providerOptions.localServer) ? providerOptions.localServer : {};
   const maxage = localServer.maxage ?? localServer.maxAge;
   return {
@@ -104,6 +112,7 @@ export function readUploadConfig(project: Project, get: <T>(key: string, fallbac
     localMaxAgeMs: typeof maxage === 'number' && maxage >= 0 ? maxage : 0,
     multipart: multipartLimits(project),
     signAdminURLsOnly: get<unknown>('signAdminURLsOnly', false) === true,
+    uploads: new UploadGate(maxConcurrentUploads),
   };
 }
 

@@ -79,7 +79,7 @@ export function createContentApi(d: ContentApiDeps) {
       let received: ReceivedUpload | undefined;
       let fields: Record<string, unknown> = {};
       if (isMultipart(ctx) && ctx.raw) {
-        received = await receiveMultipart(ctx.raw.req, { limits: d.config.multipart, sizeLimit: d.config.sizeLimit, acceptFile: (field) => field === 'files' });
+        received = await receiveMultipart(ctx.raw.req, { limits: d.config.multipart, sizeLimit: d.config.sizeLimit, gate: d.config.uploads, acceptFile: (field) => field === 'files' });
         fields = received.fields;
       } else if (ctx.request.body && typeof ctx.request.body === 'object' && !Array.isArray(ctx.request.body)) {
         fields = ctx.request.body as Record<string, unknown>;

@@ -27,7 +27,7 @@ export function createEntryUploads(d: EntryFilesDeps): EntryUploads {
   return {
     async read(ctx) {
       if (!ctx.raw) throw new BadRequestError('A multipart body can only be read from an HTTP request');
-      const received = await receiveMultipart(ctx.raw.req, { limits: d.config.multipart, sizeLimit: d.config.sizeLimit, acceptFile: () => true });
+      const received = await receiveMultipart(ctx.raw.req, { limits: d.config.multipart, sizeLimit: d.config.sizeLimit, gate: d.config.uploads, acceptFile: () => true });
       return { fields: received.fields, files: received.files, cleanup: () => received.cleanup() };
     },
     async store(ctx, targets) {

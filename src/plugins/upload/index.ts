@@ -76,7 +76,7 @@ export function createUploadPlugin(ctx: PluginContext): UploadPlugin {
       'api-upload-folder': { getAPIUploadFolder: () => library.apiUploadFolder() },
     },
     entryUploads: createEntryUploads({ config, service, authorize: (auth, action) => access.rest.authorize(auth, action) }),
-    readMultipart: (req, acceptFile, onField) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, acceptFile, onField }),
+    readMultipart: (req, acceptFile, onField) => receiveMultipart(req, { limits: config.multipart, sizeLimit: config.sizeLimit, gate: config.uploads, acceptFile, onField }),
     v4: { routes: api.routers, controllers: v4Controllers({ 'content-api': api.controller }) },
     media,
     async bootstrap() {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { ApplicationError, PayloadTooLargeError } from '../../errors';
+import { ApplicationError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors';
 import type { MultipartLimits } from './config';
 import { bytesToHumanReadable } from './file-name';
 import { SNIFF_BYTES } from './file-type';
@@ -97,7 +97,33 @@ function multipartError(err: unknown): unknown {
  * `acceptFile`: which file fields to keep (v4's upload route reads `files`; others are read and dropped);
  * `onField`: sees each field as it arrives, before the parts after it (an error it throws ends the request)
  */
-export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
+/**
+ * How many multipart requests are read at once (upload.config.maxConcurrentUploads): each holds a temporary folder
+ * and its client's stream, so a client opening many slow uploads cannot take them all; one more is a 503.
+ */
+export class UploadGate {
+  private inProgress = 0;
+  constructor(readonly max: number) {}
+  /** a place for one more upload, or the 503; `leave()` once it is read (or failed) */
+  enter(): void {
+    if (this.inProgress >= this.max) throw new ServiceUnavailableError(`Too many uploads in progress (at most ${this.max}), try again shortly`);
+    this.inProgress++;
+  }
+  leave(): void {
+    this.inProgress--;
+  }
+}
+
+export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; gate?: UploadGate; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
+  o.gate?.enter();
+  try {
+    return await readMultipart(req, o);
+  } finally {
+    o.gate?.leave();
+  }
+}
+
+async function readMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tessera-upload-'));
   const cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
   const fields: Record<string, string | string[]> = {};
