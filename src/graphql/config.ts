@@ -12,6 +12,8 @@ export interface GraphqlConfig {
   defaultLimit: number;
   /** largest page (`-1` or unset: none) */
   maxLimit?: number;
+  /** Tessera: most entries one operation may answer, nested lists multiplied (complexity.ts); unset: none */
+  complexityLimit?: number;
   /** graphql-jit on (Tessera's switch: `jit: false` runs graphql-js only) */
   jit: boolean;
   /** apolloServer.introspection: undefined -> on except in production (Apollo 3's default) */
@@ -43,6 +45,7 @@ export function graphqlConfig(get: (key: string) => unknown, production: boolean
     amountLimit: amountLimit !== undefined && amountLimit > 0 ? amountLimit : undefined,
     defaultLimit: Math.max(1, int('defaultLimit') ?? 10),
     maxLimit: maxLimit !== undefined && maxLimit > 0 ? maxLimit : undefined,
+    complexityLimit: (int('complexityLimit') ?? 0) > 0 ? int('complexityLimit') : undefined,
     jit: get('jit') !== false,
     introspection: typeof apolloOptions.introspection === 'boolean' ? apolloOptions.introspection : !production,
     ignored: Object.keys(apolloOptions).filter((k) => !KNOWN_APOLLO.has(k) || k === 'tracing' || k === 'cache').map((k) => `apolloServer.${k}`),

@@ -11,6 +11,7 @@ import type { Access } from '../rest/access';
 import { MAX_DEPTH, type GraphqlConfig } from './config';
 import type { GraphqlContext } from './context';
 import { formatError, formatExecution } from './errors';
+import { complexityCheck } from './complexity';
 import { DEFAULT_DOCUMENT_LIMITS, documentLimitsRule } from './limits';
 import { playgroundAsset, playgroundPage } from './playground';
 import { GraphqlExecutor } from './executor';
@@ -65,9 +66,12 @@ export async function registerGraphqlEndpoint(app: FastifyInstance, o: EndpointO
   });
   app.addHook('onClose', async () => executor.close());
 
+  const complexity = config.complexityLimit ? complexityCheck(o.schema, config, config.complexityLimit, MAX_TOKENS) : undefined;
   /** one operation's status and answer */
   const runOne = async (op: Operation, req: AuthedRequest, reply: FastifyReply): Promise<{ status: number; body: unknown }> => {
     const context: GraphqlContext & { reply: FastifyReply } = { auth: req[AUTH]!, planned: new WeakSet(), failed: new WeakMap(), reply };
+    const tooMany = complexity?.refusal(op.query, op.variables, op.operationName);
+    if (tooMany) return thrownAnswer(Object.assign(new Error(tooMany.message), { errors: [tooMany] }));
     try {
       reply.code(200);
       const result = await executor.run(op.query, context, op.variables, op.operationName);

@@ -1,8 +1,8 @@
 // Issue 18 part 6: every limit of every front door, each at the limit (the normal answer) and just beyond it (the
 // documented refusal in v4's envelope, or GraphQL's errors; never a 500, never a hang). docs/reliability.md has
 // the table this file follows, row by row. Configurable limits are set small in `small`'s project so each test
-// is a few requests; fixed limits are tested at their value on `fixed`. A limit found missing or broken is an
-// `it.fails` naming the check that is missing, so the gap stays visible until it is built.
+// is a few requests; fixed limits are tested at their value on `fixed`. The five gaps it found are fixed (each
+// test says which).
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Lexer, Source, TokenKind } from 'graphql';
@@ -21,7 +21,6 @@ const JWT_SECRET = "jwtSecret: 'peer-users-permissions-jwt-secret-not-for-produc
 const SMALL = {
   'config/middlewares.js': MIDDLEWARES('{ maxQueryLength: 512, parameterLimit: 8 }', '{ jsonLimit: 2048, formidable: { maxFileSize: 4096, maxFiles: 2, maxFields: 3, maxFieldsSize: 1024 } }'),
   'config/api.js': 'module.exports = { rest: { defaultLimit: 25, maxLimit: 5, withCount: true, maxFilterDepth: 3, maxFilterConditions: 3, maxFilterListLength: 3, maxPopulateDepth: 2, maxJsonDepth: 5 } };\n',
-  // `upload.config.maxConcurrentUploads` and `server.http.serverOptions.requestTimeout` do not exist yet (it.fails below)
   'config/plugins.js': `module.exports = { graphql: { config: { endpoint: '/graphql', depthLimit: 4, maxLimit: 3, amountLimit: 2 } },
     upload: { config: { maxConcurrentUploads: 1 } }, 'users-permissions': { config: { ${JWT_SECRET}, ratelimit: { interval: 60000, max: 2, maxPerIp: 3 } } } };\n`,
   'config/server.js': "module.exports = { host: '127.0.0.1', port: 1337, app: { keys: ['limitsKeyA', 'limitsKeyB'] }, http: { serverOptions: { requestTimeout: 1000 } } };\n",
@@ -30,7 +29,6 @@ const SMALL = {
 /** defaults, but for what a fixed limit needs to be reachable: long query strings, a depthLimit above the cap */
 const FIXED = {
   'config/middlewares.js': MIDDLEWARES('{ maxQueryLength: 100000 }', '{}'),
-  // `graphql.config.complexityLimit` does not exist yet (it.fails below)
   'config/plugins.js': `module.exports = { graphql: { config: { endpoint: '/graphql', depthLimit: 100, complexityLimit: 1000 } },
     upload: { config: { sizeLimit: 2000 } }, 'users-permissions': { config: { ${JWT_SECRET} } } };\n`,
 };
@@ -172,9 +170,8 @@ describe('uploads (formidable limits, upload.config.sizeLimit)', () => {
     expect(await multipleUpload(3)).toEqual({ status: 413, body: { data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'Too many files in one request', details: {} } } });
   });
 
-  // MISSING: no bound on uploads in progress at once (each streams to a temporary folder and may run sharp). The
-  // check belongs in plugins/upload/multipart.ts receiveMultipart (a counter around the whole read), keyed on
-  // `upload.config.maxConcurrentUploads`; beyond it a 503 ServiceUnavailableError with Retry-After.
+  // found missing by this file: uploads read at once are bounded (plugins/upload/multipart.ts UploadGate,
+  // upload.config.maxConcurrentUploads); one more is a 503 ServiceUnavailableError
   it('maxConcurrentUploads: with one upload in progress, a second is a 503', async () => {
     const { port } = new URL(small.url);
     const held = net.connect({ host: '127.0.0.1', port: Number(port) });
@@ -252,9 +249,11 @@ describe('GraphQL documents', () => {
   });
 
   it('depthLimit is capped at 32 (fixed): depth 32 answers, 33 is a 400', async () => {
-    const nested = (inner: string) => `{ articles { data { attributes { ${'related { data { attributes { '.repeat(9)}${inner}${' } } }'.repeat(9)} } } } }`;
-    expect((await gql(fixed.url, nested('related { data { id } }'))).status).toBe(200);
-    expectGqlRefusal(await gql(fixed.url, nested('related { data { attributes { title } } }')), "'' exceeds maximum operation depth of 32");
+    // one entry per list: within this server's complexityLimit (1,000 entries), so only the depth decides
+    const one = '(pagination: { limit: 1 })';
+    const nested = (inner: string) => `{ articles${one} { data { attributes { ${`related${one} { data { attributes { `.repeat(9)}${inner}${' } } }'.repeat(9)} } } } }`;
+    expect((await gql(fixed.url, nested(`related${one} { data { id } }`))).status).toBe(200);
+    expectGqlRefusal(await gql(fixed.url, nested(`related${one} { data { attributes { title } } }`)), "'' exceeds maximum operation depth of 32");
   });
 
   it('maxLimit and amountLimit: a list of 2 answers 2 items; larger asks are cut to 2 (amountLimit under maxLimit 3)', async () => {
@@ -317,10 +316,8 @@ describe('GraphQL documents', () => {
     expectFieldRefusal(await gql(small.url, '{ articles(filters: { id: { in: [1, 2, 3, 4] } }) { data { id } } }'), 'Too many values for $in (more than 3)');
   });
 
-  // BROKEN: `$and`/`$or` lists are not checked against rest.maxFilterListLength (docs: "a list given to any
-  // operator"): FilterWalk.entity in query/parse-filters.ts maps `$and`/`$or` items without checkLength, so empty
-  // items, which count as no condition, are unbounded: 200,000 `{}` in a 1 MB GraphQL body took 3 s. The check:
-  // `this.checkLength(items, key)` there (and in `scalar` for an attribute's `$and`/`$or`).
+  // found broken by this file: `$and`/`$or` lists follow rest.maxFilterListLength (query/parse-filters.ts); their empty
+  // items are no condition, so the condition count alone let 200,000 `{}` through in a 1 MB GraphQL body (3 s)
   it('maxFilterListLength and $or: 3 items answer', async () => {
     const answer = await gql(small.url, 'query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }', { variables: { f: { or: [{}, {}, {}] } } });
     expect(gqlRows(answer).length).toBeGreaterThan(0);
@@ -330,10 +327,8 @@ describe('GraphQL documents', () => {
     expectFieldRefusal(answer, 'Too many values for $or (more than 3)');
   });
 
-  // BROKEN: variables sent as JSON text are checked against the default depth (64), not rest.maxJsonDepth, which
-  // the JSON body itself follows (docs: "nested at most as deep as a JSON body"). graphql/request-shape.ts
-  // parseVariables (and graphql/plugins/upload.ts for multipart `operations`) use DEFAULT_MAX_JSON_DEPTH; they
-  // should get the configured depth (json-nesting.ts maxJsonDepth) from endpoint.ts.
+  // found broken by this file: variables sent as JSON text nest at most rest.maxJsonDepth, as the JSON body does
+  // (graphql/request-shape.ts, graphql/plugins/upload.ts for multipart fields); they were fixed at 64
   it('variables as JSON text nested 5 levels (the body limit) answer', async () => {
     const answer = await send(small, 'POST', '/graphql', { auth: false, body: { query: 'query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }', variables: '{"f":{"and":[{}]}}' } });
     expect(answer.status).toBe(200);
@@ -343,19 +338,24 @@ describe('GraphQL documents', () => {
     expect(answer).toEqual({ status: 400, body: 'The variables must not nest objects and arrays more than 5 levels deep' });
   });
 
-  // MISSING: no bound on what a document may answer: each list is bounded (maxLimit, amountLimit) and the fields
-  // are (5,000), but not their product, so nested lists multiply (100 articles × 100 categories × 100 articles ...).
-  // The check: a validation rule beside graphql/limits.ts documentLimitsRule that multiplies the page size of each
-  // list field (its pagination argument, else defaultLimit; capped by maxLimit/amountLimit; `limit: -1` without a
-  // cap is unbounded) along every path, keyed on `graphql.config.complexityLimit`; beyond it a 400
-  // GRAPHQL_VALIDATION_FAILED "'<operation>' may answer more than N entries".
+  // found missing by this file: nested lists multiply (100 articles × 100 categories × 100 articles ...): with
+  // graphql.config.complexityLimit an operation that may answer more entries is refused before it runs
+  // (graphql/complexity.ts: page sizes multiplied along each path of lists, variables read)
   it('complexityLimit: 10 articles × 100 categories (1,000 entries) answer', async () => {
     const answer = await gql(fixed.url, '{ articles(pagination: { limit: 10 }) { data { attributes { categories(pagination: { limit: 100 }) { data { id } } } } } }');
     expect(answer.status).toBe(200);
   });
-  it.fails('complexityLimit: 11 articles × 100 categories (1,100 entries) are a 400', async () => {
+  it('complexityLimit: 11 articles × 100 categories (1,100 entries) are a 400', async () => {
     const answer = await gql(fixed.url, '{ articles(pagination: { limit: 11 }) { data { attributes { categories(pagination: { limit: 100 }) { data { id } } } } } }');
     expectGqlRefusal(answer, "'' may answer more than 1000 entries");
+  });
+  it('complexityLimit: page sizes given in variables and lists reached through fragments count too', async () => {
+    const doc = `query Many($outer: PaginationArg, $inner: Int) { articles(pagination: $outer) { data { ...A } } }
+      fragment A on ArticleEntity { attributes { categories(pagination: { pageSize: $inner }) { data { id } } } }`;
+    expect((await gql(fixed.url, doc, { variables: { outer: { limit: 10 }, inner: 100 } })).status).toBe(200);
+    expectGqlRefusal(await gql(fixed.url, doc, { variables: { outer: { limit: 11 }, inner: 100 } }), "'Many' may answer more than 1000 entries");
+    // no page size given: v4's defaultLimit (10) per list
+    expect((await gql(fixed.url, '{ articles { data { attributes { categories { data { id } } } } } }')).status).toBe(200);
   });
 });
 
@@ -391,11 +391,8 @@ describe('HTTP', () => {
     expect({ status: beyond.status, body: JSON.parse(beyond.body) }).toEqual({ status: 431, body: { data: null, error: { status: 431, name: 'RequestHeaderFieldsTooLargeError', message: 'Request Header Fields Too Large', details: {} } } });
   });
 
-  // MISSING: no request timeout. fastify's requestTimeout defaults to 0 and Tessera sets none, so a body that
-  // trickles in holds its connection (and a parser) forever; v4 runs on Node's default, 300 s. The check: in
-  // server/http-server.ts, Fastify's `requestTimeout` from `server.http.serverOptions.requestTimeout` (v5's key;
-  // default 300000 as v4), and createProjectHttpServer's http.createServer given `connectionsCheckingInterval`
-  // (at most the timeout, so it fires on time); the answer is client-error.ts's 408 envelope.
+  // found missing by this file: a body that trickles in held its connection for ever; now Node's 300 s as v4
+  // (server.http.serverOptions.requestTimeout), answered with client-error.ts's 408 envelope, on time
   it('requestTimeout: a body still arriving after 1 s is a 408', async () => {
     const { port } = new URL(small.url);
     const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
