@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createTessera, type Tessera } from '../../../src/core/tessera';
 import { copyFixtureApp } from '../../helpers/fixture-app';
+import { dropProjectDatabase } from '../../helpers/test-database';
 
 export const FIXTURE_JWT_SECRET = 'peer-users-permissions-jwt-secret-not-for-production';
 
@@ -50,6 +51,7 @@ export async function startAuthApp(o: AuthAppOptions = {}): Promise<AuthApp> {
     // the caller gets no handle to stop, so the copy goes now
     await app?.close().catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
+    await dropProjectDatabase(dir).catch(() => undefined); // the start's error is the one to see
     throw err;
   }
   const token = fs.readFileSync(path.join(dir, '.tmp/token.txt'), 'utf8').trim();
@@ -72,8 +74,12 @@ export async function startAuthApp(o: AuthAppOptions = {}): Promise<AuthApp> {
       return r.body.jwt as string;
     },
     async stop() {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await app.close();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        await dropProjectDatabase(dir); // its PostgreSQL database, in the postgres project
+      }
     },
   };
 }
