@@ -6,6 +6,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import { localTimestamp } from '../../src/storage/postgres/pg-dialect';
+import { COUNTS_TABLE } from '../../src/storage/schema/tessera-counts';
 
 export interface CopyOptions {
   /** PostgreSQL schema holding the tables (default: the connection's current schema) */
@@ -37,7 +38,8 @@ const MAX_PARAMS = 30_000;
 
 export async function copySqliteToPostgres(sqliteFile: string, client: pg.ClientBase, opts: CopyOptions = {}): Promise<CopyReport> {
   const schema = opts.schema ?? (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-  const keep = new Set(opts.keep ?? ['strapi_database_schema']);
+  // Tessera's row figures are kept by its triggers as the rows are copied (storage/schema/tessera-counts.ts)
+  const keep = new Set(opts.keep ?? ['strapi_database_schema', COUNTS_TABLE]);
   const pgTables = await columnsOf(client, schema);
   // exact integers (bigint columns, epoch milliseconds) whatever their size
   const lite = new BetterSqlite3(sqliteFile, { readonly: true, fileMustExist: true });

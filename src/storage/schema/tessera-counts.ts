@@ -120,8 +120,11 @@ function sqliteTriggers(t: CountedTable, q: (id: string) => string): string[] {
 /** PostgreSQL: one function per table and event; TRUNCATE (no row triggers) empties the table's figures */
 function postgresTriggers(t: CountedTable, q: (id: string) => string): string[] {
   const on = q(t.table);
+  // without the figures table (dropped by hand, or not copied with the rows) the triggers do nothing rather than
+  // fail every write to the table: the figures are then incomplete, and the next start recounts them
   const fn = (name: string, body: string) =>
-    `CREATE OR REPLACE FUNCTION ${q(name)}() RETURNS trigger LANGUAGE plpgsql AS $tessera$ BEGIN ${body} RETURN NULL; END $tessera$`;
+    `CREATE OR REPLACE FUNCTION ${q(name)}() RETURNS trigger LANGUAGE plpgsql AS $tessera$ BEGIN ` +
+    `IF to_regclass(${literal(q(COUNTS_TABLE))}) IS NOT NULL THEN ${body} END IF; RETURN NULL; END $tessera$`;
   const cols = bucketColumns(t);
   const truncate = t.triggers.truncate;
   return [

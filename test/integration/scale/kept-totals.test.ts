@@ -164,6 +164,20 @@ describe('totals kept by triggers', () => {
     await expectTotalsRight('after re-creation');
   });
 
+  it.runIf(onPostgres)('PostgreSQL: the figures table dropped behind its back fails no write, totals are counted, the next start recounts', async () => {
+    await other.run(`DROP TABLE ${COUNTS_TABLE}`);
+    try {
+      const r = await fetch(`${app.url}/api/authors`, { method: 'POST', headers: auth(), body: JSON.stringify({ data: { name: 'no figures' } }) });
+      expect(r.status).toBe(200);
+      await other.run(sqlFor(other, 'INSERT INTO articles (title, published_at, created_at, updated_at) VALUES (?, ?, ?, ?)'), ['no figures', now(), now(), now()]);
+      await expectTotalsRight('figures table dropped');
+    } finally {
+      const recounted = await ensureTesseraCounts(app.app.db, app.app.model, (m) => { throw new Error(m); });
+      expect(recounted.sort()).toEqual(['articles', 'authors', 'categories', 'pages']);
+    }
+    await expectTotalsRight('figures table re-created');
+  });
+
   it.runIf(onPostgres)('PostgreSQL: the triggers fire in replica mode (bulk copies), and TRUNCATE empties the figures', async () => {
     await other.transaction(async (tx) => {
       await tx.run("SET LOCAL session_replication_role = 'replica'");
