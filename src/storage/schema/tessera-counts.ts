@@ -66,11 +66,12 @@ export function forgetCounting(model: Model, table: string): void {
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** the bucket of a row (`r`: NEW or OLD) as the four key values */
-function bucketValues(t: CountedTable, q: (id: string) => string, r: 'NEW' | 'OLD'): string {
-  const published = t.publishedColumn ? `CASE WHEN ${r}.${q(t.publishedColumn)} IS NULL THEN 0 ELSE 1 END` : '0';
-  const localeNull = t.localeColumn ? `CASE WHEN ${r}.${q(t.localeColumn)} IS NULL THEN 1 ELSE 0 END` : '1';
-  const locale = t.localeColumn ? `COALESCE(${r}.${q(t.localeColumn)}, '')` : `''`;
+/** the bucket of a row as the four key values: a trigger's NEW or OLD row, or the table's own rows (a recount) */
+function bucketValues(t: CountedTable, q: (id: string) => string, r?: 'NEW' | 'OLD'): string {
+  const col = (c: string) => (r ? `${r}.${q(c)}` : q(c));
+  const published = t.publishedColumn ? `CASE WHEN ${col(t.publishedColumn)} IS NULL THEN 0 ELSE 1 END` : '0';
+  const localeNull = t.localeColumn ? `CASE WHEN ${col(t.localeColumn)} IS NULL THEN 1 ELSE 0 END` : '1';
+  const locale = t.localeColumn ? `COALESCE(${col(t.localeColumn)}, '')` : `''`;
   return `${literal(t.table)}, ${published}, ${localeNull}, ${locale}`;
 }
 
@@ -172,13 +173,10 @@ async function dropTriggers(tx: Executor, t: CountedTable): Promise<void> {
 /** the table's figures counted afresh (inside the transaction that creates its triggers) */
 async function recount(tx: Executor, t: CountedTable): Promise<void> {
   const q = tx.dialect.quote;
-  const published = t.publishedColumn ? `CASE WHEN ${q(t.publishedColumn)} IS NULL THEN 0 ELSE 1 END` : '0';
-  const localeNull = t.localeColumn ? `CASE WHEN ${q(t.localeColumn)} IS NULL THEN 1 ELSE 0 END` : '1';
-  const locale = t.localeColumn ? `COALESCE(${q(t.localeColumn)}, '')` : `''`;
   const ph = (n: number) => tx.dialect.placeholder(n);
   const cols = [...KEY, 'n'].map(q).join(', ');
   await tx.run(`DELETE FROM ${q(COUNTS_TABLE)} WHERE ${q('table_name')} = ${ph(1)}`, [t.table]);
-  await tx.run(`INSERT INTO ${q(COUNTS_TABLE)} (${cols}) SELECT ${literal(t.table)}, ${published}, ${localeNull}, ${locale}, COUNT(*) FROM ${q(t.table)} GROUP BY 2, 3, 4`);
+  await tx.run(`INSERT INTO ${q(COUNTS_TABLE)} (${cols}) SELECT ${bucketValues(t, q)}, COUNT(*) FROM ${q(t.table)} GROUP BY 2, 3, 4`);
   await tx.run(`INSERT INTO ${q(COUNTS_TABLE)} (${cols}) VALUES (${ph(1)}, ${COMPLETE_MARK}, ${COMPLETE_MARK}, '', 0)`, [t.table]);
 }
 
