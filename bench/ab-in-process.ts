@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CASES, type CaseContext } from './cases';
+import { datasetFile } from './generate';
 import { DEFAULT_SHAPE } from './lib/content';
 import { makeProjectCopy } from './lib/fixture';
 import { openTesseraInProcess, timeInProcess } from './lib/statements';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const articles = Number(arg('articles', '10000'));
   const rounds = Number(arg('rounds', '15'));
   const ids = arg('cases', 'list,populate,findone,deep-filter').split(',');
-  const dataset = path.resolve(__dirname, `.cache/datasets/articles-${articles}-seed42-v2.db`);
+  const dataset = datasetFile(articles);
   if (!fs.existsSync(dataset)) throw new Error(`no dataset ${dataset}: run npm run bench -- --articles ${articles} once`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-ab-'));
   const ctx: CaseContext = { shape: { ...DEFAULT_SHAPE, articles }, runId: 'ab' };
