@@ -24,6 +24,13 @@ export function compileOrderBy(b: SqlBuilder, model: Model, ct: ContentType, ali
   return parts.join(', ');
 }
 
+/** the direction of an order by id alone (the default order is by id, ascending); undefined for any other order */
+export function idOnlyOrder(orderBy: OrderBy | undefined): 'asc' | 'desc' | undefined {
+  const items = sortPaths(orderBy, ORDER_BY);
+  if (items.length === 0) return 'asc';
+  return items.length === 1 && items[0].path.length === 1 && items[0].path[0] === 'id' ? items[0].direction : undefined;
+}
+
 function sortExpr(b: SqlBuilder, model: Model, ct: ContentType, alias: string, path: string[], dir: 'asc' | 'desc'): string {
   const [head, ...rest] = path;
   if (head === 'id' && rest.length === 0) return `${alias}.id`;

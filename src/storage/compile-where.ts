@@ -11,10 +11,10 @@
 // `filters[author][name][$null]=true` also matches entries without an author, as in v4.
 import type { Attribute, ContentType, Model, ScalarAttribute } from '../model/types';
 import { OPERATOR_SET, type Where } from '../query/types';
-import type { SqlValue } from './dialect';
+import type { Dialect, SqlValue } from './dialect';
 import { hopFor, type Hop } from './hops';
 import { searchTableOf, trigramQuery } from './schema/tessera-search';
-import type { SqlBuilder } from './sql-builder';
+import { SqlBuilder } from './sql-builder';
 import { toDb } from './values';
 
 export class WhereError extends Error {}
@@ -186,6 +186,76 @@ function relationPart(c: Ctx, ct: ContentType, alias: string, attr: Attribute, v
   if (inner.nullTruth !== 'T') return { sql: some, nullTruth: inner.nullTruth };
   // the sub-condition holds on the all-NULL row v4 joins for an entry without related rows
   return { sql: `${some} OR ${alias}.id NOT IN ${withRelated(hopFor(c.b, c.model, ct, attr))}`, nullTruth: 'T' };
+}
+
+/**
+ * A where tree that is a conjunction of ONE relation filter kept in a link table and conditions on the entry's
+ * publication state and locale only: a "category page" (`filters[categories][slug][$eq]=x` under `live`). Its
+ * page can walk the link table's (target, entry) index in entry-id order when the filter names exactly one
+ * target: read-json.ts builds that plan beside the usual one and the statement picks (issue 22: the usual
+ * `id IN (...)` reads every match, 40k links of one category among 1M articles, to return 25).
+ */
+export interface RelationWalk {
+  link: string;
+  /** the link's column of the entry's id, and of the target's */
+  parentColumn: string;
+  targetColumn: string;
+  /** `SELECT <target>.id FROM <target> WHERE <the filter>`: binds its parameters on `b` when called */
+  targets(b: SqlBuilder): string;
+  /** the other conditions, on the entry aliased `alias` ('' when none): binds on `b` when called */
+  rest(b: SqlBuilder, alias: string): string;
+}
+
+/** the entry attributes a walked page may also filter on: checked row by row on the walked entries */
+const WALK_REST = new Set(['publishedAt', 'locale']);
+
+/** the `key: value` pairs an AND of `where` consists of; undefined when it has an `$or` or a `$not` */
+function conjuncts(where: unknown, out: Array<[string, unknown]> = []): Array<[string, unknown]> | undefined {
+  if (Array.isArray(where)) {
+    for (const w of where) if (!conjuncts(w, out)) return undefined;
+    return out;
+  }
+  if (!isPlainObject(where)) return undefined;
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (key === '$and') {
+      if (!conjuncts(listOf(value), out)) return undefined;
+    } else if (key.startsWith('$')) return undefined;
+    else out.push([key, value]);
+  }
+  return out;
+}
+
+export function relationWalk(dialect: Dialect, model: Model, ct: ContentType, where: Where | undefined): RelationWalk | undefined {
+  const pairs = where ? conjuncts(where) : undefined;
+  if (!pairs) return undefined;
+  let relation: { attr: Attribute & { kind: 'relation' }; sub: Where } | undefined;
+  const rest: Where[] = [];
+  for (const [key, value] of pairs) {
+    const attr = ct.attributes[key];
+    if (attr?.kind === 'relation') {
+      if (relation || !attr.joinTable || attr.joinColumn || attr.relation.startsWith('morph')) return undefined;
+      const sub = relationWhere(value);
+      if (wantsMissing(sub) !== undefined) return undefined;
+      relation = { attr, sub };
+    } else if (attr?.kind === 'scalar' && WALK_REST.has(attr.name)) rest.push({ [key]: value });
+    else return undefined;
+  }
+  if (!relation) return undefined;
+  const { attr, sub } = relation;
+  const jt = attr.joinTable!;
+  const targets = (b: SqlBuilder) => {
+    const hop = hopFor(b, model, ct, attr);
+    const inner = node({ b, model }, hop.target, hop.alias, sub, false);
+    return `SELECT ${hop.alias}.id FROM ${b.q(hop.target.collectionName)} ${hop.alias}${inner.sql ? ` WHERE ${inner.sql}` : ''}`;
+  };
+  // a sub-condition TRUE on v4's all-NULL row also keeps entries without related rows: not a walk of links
+  const probe = new SqlBuilder(dialect);
+  if (node({ b: probe, model }, hopFor(probe, model, ct, attr).target, 't', sub, false).nullTruth === 'T') return undefined;
+  return {
+    link: jt.name, parentColumn: jt.joinColumn, targetColumn: jt.inverseJoinColumn, targets,
+    rest: (b, alias) => (rest.length ? node({ b, model }, ct, alias, rest, false).sql : ''),
+  };
 }
 
 const notNull = (parentExpr: string) => `${parentExpr} IS NOT NULL`;

@@ -8,6 +8,7 @@ import { lookupCount } from './count-cache';
 import { keptTotal } from './kept-totals';
 import { isMediaMorph, morphTypes } from './media-morph';
 import { bindParents, compileCount, compileLinked, compileLinkedCount, compilePage } from './read-statements';
+import { compileWalkedPage } from './page-ids';
 import { compileOnce, isStable } from './stable-queries';
 
 function isRelational(attr: Attribute): boolean {
@@ -15,7 +16,7 @@ function isRelational(attr: Attribute): boolean {
 }
 
 export async function findEntities(db: Executor, model: Model, ct: ContentType, params: FindParams): Promise<Entity[]> {
-  const page = compileOnce(params, `page:${ct.uid}:${db.dialect.name}`, false, () => compilePage(db.dialect, model, ct, params));
+  const page = compileOnce(params, `page:${ct.uid}:${db.dialect.name}`, false, () => compileWalkedPage(db.dialect, model, ct, params) ?? compilePage(db.dialect, model, ct, params));
   const rows = await db.all(page.sql, page.params);
   const entities = rows.map((r) => page.reader.toEntity(r));
   if (params.populate && entities.length) await populateIn(db, model, ct, entities, params.populate, isStable(params) || isStable(params.populate));

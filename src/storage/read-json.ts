@@ -18,6 +18,7 @@ import { keptCounting } from './schema/tessera-counts';
 import { entryJson, JsonUnsupported, RiskyNumber, type JsonSql } from './json-entries';
 import { sqliteJson } from './json-values';
 import { postgresJsonFor } from './postgres/pg-json';
+import { pageIds } from './page-ids';
 import { countSql, ROOT, type Statement } from './read-statements';
 import { SqlBuilder } from './sql-builder';
 import { compileOnce } from './stable-queries';
@@ -79,9 +80,7 @@ function pageStatement(db: Database, j: JsonSql, model: Model, ct: ContentType, 
 
 /** the page's entries, with the `total` columns (built on `b` before the page's own parameters) */
 function pagedEntries(b: SqlBuilder, model: Model, ct: ContentType, params: FindParams, entry: string, table: string, j: JsonSql, total: string): Statement {
-  const where = compileWhere(b, model, ct, ROOT, params.where);
-  const pageOrder = compileOrderBy(b, model, ct, ROOT, params.orderBy);
-  const page = `SELECT ${ROOT}.id AS id FROM ${table} ${ROOT}${where ? ` WHERE ${where}` : ''} ORDER BY ${pageOrder}${j.pageLimit(b, params.limit, params.offset)}`;
+  const page = pageIds(b, model, ct, params, { join: j.pageJoin, limit: j.pageLimit });
   const order = compileOrderBy(b, model, ct, ROOT, params.orderBy);
   return { sql: `SELECT ${entry} AS j${total} FROM (${page}) p ${j.pageJoin} ${table} ${ROOT} ON ${ROOT}.id = p.id ORDER BY ${order}`, params: b.params };
 }

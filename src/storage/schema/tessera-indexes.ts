@@ -1,7 +1,7 @@
 // Indexes Tessera adds to v4's tables for speed, never for a correct answer. Each link table with order columns
 // gets (owner id, order) on each side: the next position of a new link (MAX(order) of one owner's links) is
 // then one index seek instead of a read of every link of the owner (1M articles, 50 categories: 47 ms of a
-// 63 ms create; issue 22). Each draft & publish or localized collection type gets (id, published_at, locale):
+// 63 ms create; issue 22), and (target id, owner id) for pages of one target's entries. Each draft & publish or localized collection type gets (id, published_at, locale):
 // deep pages and totals read it instead of the rows. v4's own schema sync drops indexes it does not know when its schema changes: the names
 // start with `tessera_` so that they are recognisable, and every start re-creates the missing ones.
 import { createHash } from 'node:crypto';
@@ -49,6 +49,9 @@ export function tesseraIndexes(model: Model): Array<{ table: string; index: Inde
       };
       if (jt.orderColumn) add('own_order', [jt.joinColumn, jt.orderColumn]);
       if (jt.inverseOrderColumn) add('inv_order', [jt.inverseJoinColumn, jt.inverseOrderColumn]);
+      // a page of the entries linked to one target (filters[categories][slug]=x) walks this in entry-id order
+      // (read-json.ts walkedOrListed); the other direction is v4's own unique (entry, target) index
+      add('inv_own', [jt.inverseJoinColumn, jt.joinColumn]);
     }
   }
   return [...out.values()];
