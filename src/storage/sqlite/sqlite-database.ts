@@ -4,6 +4,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ServiceUnavailableError } from '../../errors';
 import type { Database, Executor, RunResult, SqlValue, TableInfo } from '../dialect';
 import { sqliteDialect } from './sqlite-dialect';
 import { JSON_VALUE_FUNCTION, jsonValueText } from '../json-values';
@@ -13,12 +14,15 @@ import { ALL_TABLES, DataChanges, PendingWrites } from '../data-changes';
 type Conn = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
+/** how long a statement waits for another process's lock (SQLite's busy timeout; the write lock: below) */
+const BUSY_TIMEOUT_MS = 5000;
+
 function open(file: string, readonly: boolean): Conn {
   const db = new BetterSqlite3(file, { readonly: false, fileMustExist: readonly });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL'); // an acknowledged write survives a power cut
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // the exact fallback of the JSON compile target (json-values.ts)
   db.function(JSON_VALUE_FUNCTION, { deterministic: true }, (type, value) => jsonValueText(String(type), value));
   return db;
@@ -114,6 +118,10 @@ export class SqliteDatabase implements Database {
   private readonly versionStmt: Stmt;
   /** the writer's `data_version`: changes with the commits of every other connection, never with its own */
   private readonly othersStmt: Stmt;
+  private readonly beginStmt: Stmt;
+  /** the writer's busy timeout off, and back on: see beginImmediate */
+  private readonly noWait: Stmt;
+  private readonly wait: Stmt;
   /** the tables this instance's commits wrote (the response cache's validity) */
   readonly changes = new DataChanges();
   private readonly writes: WriterRecord;
@@ -127,6 +135,9 @@ export class SqliteDatabase implements Database {
     this.readExec = this.reader === this.writer ? this.writeExec : new SqliteExecutor(new StatementCache(this.reader), this.counter);
     this.versionStmt = this.reader.prepare('PRAGMA data_version').pluck();
     this.othersStmt = this.writer.prepare('PRAGMA data_version').pluck();
+    this.beginStmt = this.writer.prepare('BEGIN IMMEDIATE');
+    this.noWait = this.writer.prepare('PRAGMA busy_timeout = 0');
+    this.wait = this.writer.prepare(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
 
   /**
@@ -167,7 +178,7 @@ export class SqliteDatabase implements Database {
     // of a write) would wait for it forever: fail instead
     if (currentHookTransaction()) return Promise.reject(insideTransactionError());
     const turn = this.queue.then(async () => {
-      this.writer.exec('BEGIN IMMEDIATE');
+      await this.beginImmediate();
       this.writes.pending.discard();
       try {
         const result = await fn(this.writeExec);
@@ -184,6 +195,36 @@ export class SqliteDatabase implements Database {
     });
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * BEGIN IMMEDIATE, waiting for another process's write lock (real Strapi beside Tessera, another worker) without
+   * blocking: SQLite's busy handler sleeps in the calling thread, which would stop every request of this process,
+   * reads included, for as long as the other holds the lock (up to the busy timeout). So the attempt itself does
+   * not wait, and the wait between attempts is a timer; after BUSY_TIMEOUT_MS the write is refused with a 503.
+   */
+  private async beginImmediate(): Promise<void> {
+    if (this.tryBegin()) return;
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      if (this.tryBegin(Date.now() >= deadline)) return;
+    }
+  }
+
+  /** one attempt at the write lock: false when another connection holds it (503 instead when `last`) */
+  private tryBegin(last = false): boolean {
+    this.noWait.run();
+    try {
+      this.beginStmt.run();
+      return true;
+    } catch (err) {
+      if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
+      if (last) throw new ServiceUnavailableError('The database is busy: another process holds its write lock. Try again shortly');
+      return false;
+    } finally {
+      this.wait.run();
+    }
   }
 
   async exec(sql: string): Promise<void> {
