@@ -11,7 +11,7 @@ import type { Executor, SqlValue } from './dialect';
 import { batches, valuesList } from './batch-rows';
 import { toDb } from './values';
 import { parseRelationValue } from './relation-ops';
-import { createMediaLinks, createRelationLinks, writeMedia, writeRelation, type NewLinks } from './write-relations';
+import { changedLinkTables, createMediaLinks, createRelationLinks, linkTablesOf, lockLinkTables, writeMedia, writeRelation, type NewLinks } from './write-relations';
 import { ComponentWriter, type ComponentLink, type FieldLinks, type RowWriter } from './write-components';
 
 export { WriteError, ComponentOwnershipError } from './write-errors';
@@ -180,6 +180,8 @@ export async function insertEntity(db: Executor, model: Model, ct: ContentType, 
 }
 
 export async function updateEntity(db: Executor, model: Model, ct: ContentType, id: number, data: Data): Promise<void> {
+  // every link table the update changes, in one lock before the first change (write-relations.ts lockLinkTables)
+  await lockLinkTables(db, changedLinkTables(Object.keys(data).filter((name) => data[name] !== undefined).map((name) => ct.attributes[name]).filter((a) => a !== undefined)));
   const components = new ComponentWriter(db, model, ct, rowWriter(db, model));
   const written = await updateComponentRows(components, ct, data, id);
   const { cols, vals } = scalarAssignments(db, ct, withTimestamps(ct, data, false));
@@ -213,6 +215,8 @@ export async function deleteEntity(db: Executor, model: Model, ct: ContentType, 
 /** rows with their components and media links (link tables go by foreign-key cascade) */
 export async function deleteEntities(db: Executor, model: Model, ct: ContentType, ids: number[]): Promise<void> {
   if (!ids.length) return;
+  // the cascade removes link rows of other entities' lists too: the tables' turn first (lockLinkTables)
+  await lockLinkTables(db, linkTablesOf(model, ct));
   await deleteOwned(db, model, ct, ids);
   await db.run(`DELETE FROM ${q(db, ct.collectionName)} WHERE ${db.dialect.inList('id', '?')}`, [db.dialect.listValue(ids)]);
 }

@@ -7,7 +7,7 @@
 //  - bidirectional one-to-x: a target taken by this entity is removed from its previous owner;
 //  - to-one: one link at most (the last id given wins).
 // Media (`files_related_morphs`) keep an `order` per (entity, type, field).
-import type { ContentType, JoinTable, MediaAttribute, RelationAttribute } from '../model/types';
+import type { Attribute, ContentType, JoinTable, MediaAttribute, Model, RelationAttribute } from '../model/types';
 import { MEDIA_MORPH_TABLE } from '../model/names';
 import type { Executor, SqlValue } from './dialect';
 import { batches, valuesList } from './batch-rows';
@@ -158,6 +158,36 @@ const isAnyToOne = (a: RelationAttribute) => a.relation === 'oneToOne' || a.rela
 const isAnyToMany = (a: RelationAttribute) => a.relation === 'oneToMany' || a.relation === 'manyToMany';
 const isBidirectional = (a: RelationAttribute) => Boolean(a.mappedBy || a.inversedBy);
 
+/**
+ * Writes that change or remove existing link rows (unlink, renumbering, reordering, a target taken from its previous
+ * owner, a delete's cascade) touch other entities' rows of the same table: the targets' inverse positions. Two such
+ * transactions locking overlapping rows in different orders deadlock (PostgreSQL aborts one: found by the crash
+ * test, test/crash/postgres-relation-deadlock.test.ts), so they take turns per link table, each taking every table
+ * it will change in one lock statement before its first change (PostgreSQL: transaction advisory locks, re-entrant;
+ * SQLite has one writer). New links alone (a create) need only their targets' positions (nextInverseOrders).
+ */
+export function lockLinkTables(db: Executor, tables: Iterable<string>): Promise<void> {
+  return db.lock([...new Set(tables)].map((t) => `links:${t}`));
+}
+
+/** the link tables an update of these attributes changes (relations kept in a link table) */
+export function changedLinkTables(attrs: Iterable<Attribute>): string[] {
+  const out: string[] = [];
+  for (const attr of attrs) if (attr.kind === 'relation' && attr.joinTable && !attr.joinColumn && !attr.relation.startsWith('morph')) out.push(attr.joinTable.name);
+  return out;
+}
+
+/** every link table with rows that deleting entries of `ct` removes (its own relations, and relations to it) */
+export function linkTablesOf(model: Model, ct: ContentType): string[] {
+  const out = changedLinkTables(Object.values(ct.attributes));
+  for (const other of [...model.contentTypes.values(), ...model.components.values()]) {
+    for (const attr of Object.values(other.attributes)) {
+      if (attr.kind === 'relation' && attr.target === ct.uid) out.push(...changedLinkTables([attr]));
+    }
+  }
+  return out;
+}
+
 function linkTable(db: Executor, attr: RelationAttribute): LinkTable | null {
   if (!attr.joinTable) return null;
   return new LinkTable(db, attr.joinTable, isAnyToMany(attr), isBidirectional(attr) && isManyToAny(attr));
@@ -176,6 +206,7 @@ export async function writeRelation(db: Executor, ct: ContentType, attr: Relatio
   if (attr.joinColumn) return writeJoinColumn(db, ct, attr, entityId, op);
   const link = linkTable(db, attr);
   if (!link) return;
+  await lockLinkTables(db, [attr.joinTable!.name]);
   if (op.kind === 'set') return replace(link, attr, entityId, op.ids);
   return edit(link, attr, entityId, op);
 }
@@ -211,6 +242,7 @@ export async function createRelationLinks(db: Executor, ct: ContentType, attr: R
   if (isBidirectional(attr) && isOneToAny(attr)) {
     const owner = new Map(rows.map((r) => [key(r.target), r.entityId]));
     kept = rows.filter((r) => owner.get(key(r.target)) === r.entityId);
+    await lockLinkTables(db, [attr.joinTable!.name]);
     await link.takeFromOthers([...new Set(rows.map((r) => r.entityId))], uniq(kept.map((r) => r.target)));
   }
   const next = await link.nextInverseOrders(uniq(kept.map((r) => r.target)));
