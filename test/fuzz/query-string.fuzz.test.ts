@@ -1,62 +1,16 @@
 // Fuzz: random and malformed query strings through the real HTTP server (the fixture app on a loopback
-// port): no 500, no hang, no crash, and every rejection in v4's error envelope. Seeded and reproducible
-// (FUZZ_SEED=<n> FUZZ_RUNS=<n>).
-import http from 'node:http';
+// served.port): no 500, no hang, no crash, and every rejection in v4's error envelope. Seeded and reproducible
+// (FUZZ_SEED, FUZZ_RUNS: fuzz-kit.ts).
 import fc from 'fast-check';
 import qs from 'qs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureApp, type RunningApp } from '../helpers/fixture-app';
+import { describe, expect, it } from 'vitest';
+import { checkRestAnswer, expectHealthy, fuzz, runsOf, send, serveFixtureApp, timeoutOf, title, type Answer } from './fuzz-kit';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 4242);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
+const served = serveFixtureApp();
 
-let running: RunningApp;
-let port: number;
-beforeAll(async () => {
-  running = await startFixtureApp(true);
-  port = Number(new URL(running.url).port);
-});
-afterAll(async () => {
-  await running?.stop();
-});
-
-/**
- * One GET with the path sent byte for byte (no client-side normalisation), apart from what Node's client
- * refuses to send (spaces, control characters, characters above U+00FF), which is percent-encoded.
- */
-function get(rawPath: string, auth: boolean): Promise<{ status: number; type: string; body: string }> {
-  const path = rawPath.replace(/[^\u0021-\u00ff]/gu, (c) => encodeURIComponent(c));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'GET', headers: auth ? { authorization: `Bearer ${running.token}` } : {}, timeout: 10_000 },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`timeout: ${path}`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** the v4 contract for any answer: JSON; a success carries data; a failure is the error envelope */
-function checkAnswer(path: string, r: { status: number; type: string; body: string }): void {
-  const where = `${r.status} for ${path}\n${r.body.slice(0, 300)}`;
-  expect(r.status, where).toBeLessThan(500);
-  expect(r.type, where).toMatch(/^application\/json/);
-  const body = JSON.parse(r.body) as { data?: unknown; error?: { status: number; name: string; message: string; details: unknown } };
-  if (r.status >= 400) {
-    expect(body.data, where).toBeNull();
-    expect(body.error?.status, where).toBe(r.status);
-    expect(typeof body.error?.name, where).toBe('string');
-    expect(typeof body.error?.message, where).toBe('string');
-    expect(body.error?.details, where).toBeTypeOf('object');
-  } else {
-    expect(body, where).toHaveProperty('data');
-  }
+/** one GET with the path sent byte for byte (fuzz-kit's send), with the full-access token or as the Public role */
+function get(path: string, auth: boolean): Promise<Answer> {
+  return send(served.port, { path, headers: auth ? { authorization: `Bearer ${served.running.token}` } : {} });
 }
 
 const PATHS = ['/api/articles', '/api/articles/3', '/api/authors', '/api/categories', '/api/homepage', '/api/pages'];
@@ -146,29 +100,29 @@ const nearValid = fc.record({
 }, { requiredKeys: ['filters'] }).map((query) => `/api/articles?${qs.stringify(query, { encodeValuesOnly: true })}`);
 
 describe('random and malformed query strings', () => {
-  it(`near-valid: ${RUNS} queries that mostly reach the database (seed ${SEED})`, async () => {
+  it(title('query-string near-valid', 'queries that mostly reach the database'), async () => {
     const statuses = new Map<number, number>();
-    await fc.assert(fc.asyncProperty(nearValid, async (path) => {
+    await fuzz('query-string near-valid', 2, served.port, nearValid, async (path) => {
       const r = await get(path, true);
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-      checkAnswer(path, r);
-    }), { seed: SEED + 2, numRuns: RUNS, endOnFailure: true });
+      checkRestAnswer(path, r);
+    });
     // a good share of them is answered with data, so the compiler and SQLite were really exercised
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
-  }, 120_000);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(runsOf('query-string near-valid') / 10);
+  }, timeoutOf('query-string near-valid'));
 
-  it(`structured: ${RUNS} random queries of every parameter (seed ${SEED})`, async () => {
-    await fc.assert(fc.asyncProperty(structured, async ({ path, auth }) => {
+  it(title('query-string structured', 'random queries of every parameter'), async () => {
+    await fuzz('query-string structured', 0, served.port, structured, async ({ path, auth }) => {
       if (path.length > 7000) return;
-      checkAnswer(path, await get(path, auth));
-    }), { seed: SEED, numRuns: RUNS, endOnFailure: true });
-  }, 120_000);
+      checkRestAnswer(path, await get(path, auth));
+    });
+  }, timeoutOf('query-string structured'));
 
-  it(`malformed: ${RUNS} byte-level query strings (seed ${SEED})`, async () => {
-    await fc.assert(fc.asyncProperty(malformed, async ({ path, auth }) => {
-      checkAnswer(path, await get(path, auth));
-    }), { seed: SEED + 1, numRuns: RUNS, endOnFailure: true });
-  }, 120_000);
+  it(title('query-string malformed', 'byte-level query strings'), async () => {
+    await fuzz('query-string malformed', 1, served.port, malformed, async ({ path, auth }) => {
+      checkRestAnswer(path, await get(path, auth));
+    });
+  }, timeoutOf('query-string malformed'));
 
   it('limits: each one is a clear 400 in the envelope', async () => {
     const cases: Array<[string, RegExp]> = [
@@ -179,15 +133,14 @@ describe('random and malformed query strings', () => {
     ];
     for (const [path, message] of cases) {
       const r = await get(path, true);
-      checkAnswer(path.slice(0, 100), r);
+      checkRestAnswer(path.slice(0, 100), r);
       expect(r.status).toBe(400);
       expect(JSON.parse(r.body).error.message).toMatch(message);
     }
   });
 
   it('the server is still healthy', async () => {
-    const r = await get('/_health', false);
-    expect(r.status).toBe(204);
-    checkAnswer('/api/articles?pagination[pageSize]=1', await get('/api/articles?pagination[pageSize]=1', true));
+    await expectHealthy(served.port);
+    checkRestAnswer('/api/articles?pagination[pageSize]=1', await get('/api/articles?pagination[pageSize]=1', true));
   });
 });

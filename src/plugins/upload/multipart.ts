@@ -114,25 +114,85 @@ export class UploadGate {
   }
 }
 
+/** how long the parser may stop taking the body's bytes while they are there to take (it needs microseconds) */
+const PARSER_STALL_MS = 2000;
+const STALL_CHECK_MS = 250;
+
+/**
+ * What ends a multipart reading that the parser would leave waiting forever (found by fuzzing, issue 18): the
+ * client going away before the end of the body (the parts iterator never settles, so the request would keep its
+ * UploadGate place and temporary folder), and a parser that stops taking the body's bytes while they are there
+ * (busboy reads `--B\r\n\r\n` and 60 KB more as a part whose headers never end, stops reading, and never
+ * finishes). `parsed` races a step of the parser with both; `written` races a file's write with the first (a
+ * slow disk is not a stall).
+ */
+class BodyWatch {
+  private fail!: (err: Error) => void;
+  private readonly failed = new Promise<never>((_, reject) => { this.fail = reject; });
+  constructor(private readonly raw: FastifyRequest['raw']) {
+    this.failed.catch(() => undefined);
+    // no 'data' listener: it would start the body flowing before the parser is there to take it
+    raw.on('close', this.onClose);
+    if (raw.destroyed) this.onClose();
+  }
+  private readonly onClose = () => {
+    if (!this.raw.complete) this.fail(new ApplicationError('The request ended before the upload was complete'));
+  };
+  /**
+   * the parser has every byte it will get (the HTTP message is complete: its last bytes may still sit in a paused
+   * stream, so `end` alone would not tell), or bytes wait for it while it holds the body back (a pipe pauses its
+   * source)
+   */
+  private waitsForParser(): boolean {
+    return this.raw.complete || this.raw.readableFlowing === false && this.raw.readableLength > 0;
+  }
+  async parsed<T>(step: Promise<T>): Promise<T> {
+    let since = Date.now();
+    const check = setInterval(() => {
+      if (!this.waitsForParser()) since = Date.now();
+      else if (Date.now() - since >= PARSER_STALL_MS) this.fail(new ApplicationError('Invalid multipart body: the parser stopped before its end'));
+    }, STALL_CHECK_MS);
+    try {
+      return await Promise.race([step, this.failed]);
+    } finally {
+      clearInterval(check);
+    }
+  }
+  written<T>(write: Promise<T>): Promise<T> {
+    return Promise.race([write, this.failed]);
+  }
+  stop(): void {
+    this.raw.off('close', this.onClose);
+  }
+}
+
 export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; gate?: UploadGate; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
   o.gate?.enter();
+  // watched from the start: the client may be gone before the temporary folder exists
+  const watch = new BodyWatch(req.raw);
   try {
-    return await readMultipart(req, o);
+    return await readMultipart(req, watch, o);
   } finally {
+    watch.stop();
     o.gate?.leave();
   }
 }
 
-async function readMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
+async function readMultipart(req: FastifyRequest, watch: BodyWatch, o: { limits: MultipartLimits; sizeLimit: number; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tessera-upload-'));
   const cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
   const fields: Record<string, string | string[]> = {};
   const files: ReceivedFile[] = [];
+  /** the file part being read: destroyed when the reading ends early, so its write stream closes */
+  let reading: NodeJS.ReadableStream & { destroy(): void } | undefined;
   try {
     const parts = req.parts({
       limits: { fileSize: o.limits.maxFileSize, files: o.limits.maxFiles, fields: o.limits.maxFields, fieldSize: o.limits.maxFieldSize, parts: o.limits.maxFiles + o.limits.maxFields },
-    });
-    for await (const part of parts) {
+    })[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await watch.parsed(parts.next());
+      if (next.done) break;
+      const part = next.value;
       if (part.type === 'field') {
         if (part.valueTruncated) throw new PayloadTooLargeError(`The field ${part.fieldname} is too large`);
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
@@ -141,19 +201,22 @@ async function readMultipart(req: FastifyRequest, o: { limits: MultipartLimits; 
         fields[part.fieldname] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
         continue;
       }
+      reading = part.file;
       if (!o.acceptFile(part.fieldname)) {
-        await pipeline(part.file, discard());
+        await watch.written(pipeline(part.file, discard()));
         continue;
       }
       const target = path.join(dir, String(files.length));
       const meter = new Meter(o.sizeLimit);
-      await pipeline(part.file, meter, fs.createWriteStream(target, { flags: 'wx', highWaterMark: 1024 * 1024 }));
+      await watch.written(pipeline(part.file, meter, fs.createWriteStream(target, { flags: 'wx', highWaterMark: 1024 * 1024 })));
+      reading = undefined;
       if (part.file.truncated) throw new PayloadTooLargeError('FileTooBig');
       if (meter.overLimit) throw sizeLimitError(part.filename, o.sizeLimit);
       files.push({ field: part.fieldname, fileName: part.filename, clientType: part.mimetype, path: target, bytes: meter.bytes, head: meter.head });
     }
     return { fields, files, cleanup };
   } catch (err) {
+    reading?.destroy();
     await cleanup();
     throw multipartError(err);
   }
