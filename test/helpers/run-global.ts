@@ -1,8 +1,9 @@
 // vitest runs a project's globalSetup once per project. The run-wide ones (one temporary folder for the whole
-// run: temp-dir-global.ts; the plugin projects' install) must run once whichever projects run: the first
+// run: temp-dir-global.ts; the plugin projects' and real Strapi's installs) must run once whichever projects run: the first
 // project to set up does them, and its teardown (vitest tears down in the reverse order, so the last) undoes them.
 // When a later global setup fails (no PostgreSQL server: postgres-global.ts), vitest runs no teardown: the
 // temporary folder then goes when the process exits.
+import besideStrapi from './beside-strapi-global';
 import pluginProjects from './plugin-projects-global';
 import tempDir from './temp-dir-global';
 
@@ -22,6 +23,7 @@ export default function setup(): () => void {
   };
   process.once('exit', teardown);
   pluginProjects();
+  besideStrapi();
   return () => {
     process.removeListener('exit', teardown);
     teardown();
