@@ -94,10 +94,6 @@ function multipartError(err: unknown): unknown {
 }
 
 /**
- * `acceptFile`: which file fields to keep (v4's upload route reads `files`; others are read and dropped);
- * `onField`: sees each field as it arrives, before the parts after it (an error it throws ends the request)
- */
-/**
  * How many multipart requests are read at once (upload.config.maxConcurrentUploads): each holds a temporary folder
  * and its client's stream, so a client opening many slow uploads cannot take them all; one more is a 503.
  */
@@ -166,6 +162,10 @@ class BodyWatch {
   }
 }
 
+/**
+ * `acceptFile`: which file fields to keep (v4's upload route reads `files`; others are read and dropped);
+ * `onField`: sees each field as it arrives, before the parts after it (an error it throws ends the request)
+ */
 export async function receiveMultipart(req: FastifyRequest, o: { limits: MultipartLimits; sizeLimit: number; gate?: UploadGate; acceptFile(field: string): boolean; onField?(name: string, value: string): void }): Promise<ReceivedUpload> {
   o.gate?.enter();
   // watched from the start: the client may be gone before the temporary folder exists
