@@ -192,7 +192,7 @@ function relationPart(c: Ctx, ct: ContentType, alias: string, attr: Attribute, v
  * A where tree that is a conjunction of ONE relation filter kept in a link table and conditions on the entry's
  * publication state and locale only: a "category page" (`filters[categories][slug][$eq]=x` under `live`). Its
  * page can walk the link table's (target, entry) index in entry-id order when the filter names exactly one
- * target: read-json.ts builds that plan beside the usual one and the statement picks (issue 22: the usual
+ * target: page-ids.ts builds that plan beside the usual one and the statement picks (issue 22: the usual
  * `id IN (...)` reads every match, 40k links of one category among 1M articles, to return 25).
  */
 export interface RelationWalk {
@@ -250,8 +250,7 @@ export function relationWalk(dialect: Dialect, model: Model, ct: ContentType, wh
     return `SELECT ${hop.alias}.id FROM ${b.q(hop.target.collectionName)} ${hop.alias}${inner.sql ? ` WHERE ${inner.sql}` : ''}`;
   };
   // a sub-condition TRUE on v4's all-NULL row also keeps entries without related rows: not a walk of links
-  const probe = new SqlBuilder(dialect);
-  if (node({ b: probe, model }, hopFor(probe, model, ct, attr).target, 't', sub, false).nullTruth === 'T') return undefined;
+  if (node({ b: new SqlBuilder(dialect), model }, model.require(attr.target), 't', sub, false).nullTruth === 'T') return undefined;
   return {
     link: jt.name, parentColumn: jt.joinColumn, targetColumn: jt.inverseJoinColumn, targets,
     rest: (b, alias) => (rest.length ? node({ b, model }, ct, alias, rest, false).sql : ''),
